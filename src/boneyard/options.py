@@ -1,0 +1,158 @@
+"""Typed rule options: frozen dataclasses whose fields are the config keys of RULES.md.
+
+Each field's type says what it accepts (``bool``, ``int``, ``int | None``, a ``Literal`` of
+allowed values, or the deal-size list); :func:`parse_options` turns a JSON object or
+``KEY=VALUE`` strings into an options value with errors that name the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Literal, get_args, get_origin
+
+from boneyard.errors import OptionError
+
+DealSizes = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    name: str
+    kind: str  #: "bool", "int", "choice" or "sizes"
+    default: object
+    choices: tuple[object, ...]
+    optional: bool
+    help: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"name": self.name, "type": self.kind, "default": encode_value(self.default),
+                "allowed": [encode_value(c) for c in self.choices] or None,
+                "nullable": self.optional, "help": self.help}
+
+
+def option(default: object, help: str) -> Any:
+    """A rule option field with its help text."""
+    return dataclasses.field(default=default, metadata={"help": help})
+
+
+def encode_value(value: object) -> object:
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def specs(cls: type) -> list[OptionSpec]:
+    hints = typing.get_type_hints(cls)
+    result = []
+    for fld in dataclasses.fields(cls):
+        hint = hints[fld.name]
+        optional = False
+        args = get_args(hint)
+        if get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
+            optional = True
+            hint = next(arg for arg in args if arg is not type(None))
+        if hint is bool:
+            kind, choices = "bool", ()
+        elif hint is int:
+            kind, choices = "int", ()
+        elif get_origin(hint) is Literal:
+            kind, choices = "choice", get_args(hint)
+        elif get_origin(hint) is tuple:
+            kind, choices = "sizes", ()
+        else:  # pragma: no cover - a programming error in a variant module
+            raise TypeError(f"option {fld.name} has an unsupported type {hint}")
+        result.append(OptionSpec(fld.name, kind, fld.default, choices, optional, fld.metadata.get("help", "")))
+    return result
+
+
+def _convert(spec: OptionSpec, value: object, where: str) -> object:
+    name = f"{where}option {spec.name!r}"
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if spec.optional and text in ("none", "null", "default", ""):
+            return None
+        if spec.kind == "bool":
+            if text in ("true", "on", "yes", "1"):
+                return True
+            if text in ("false", "off", "no", "0"):
+                return False
+            raise OptionError(f"{name}: {value!r} is not true or false")
+        if spec.kind == "int" or (spec.kind == "choice" and all(isinstance(c, int) for c in spec.choices)):
+            try:
+                value = int(text)
+            except ValueError:
+                raise OptionError(f"{name}: {value!r} is not a whole number") from None
+        elif spec.kind == "sizes":
+            try:
+                value = [int(part) for part in text.replace(",", "/").split("/")]
+            except ValueError:
+                raise OptionError(f"{name}: {value!r} is not a hand size like 7 or 7/5/5") from None
+        else:
+            value = text
+    if value is None:
+        if spec.optional:
+            return None
+        raise OptionError(f"{name}: may not be null")
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise OptionError(f"{name}: {value!r} is not true or false")
+        return value
+    if spec.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise OptionError(f"{name}: {value!r} is not a whole number ≥ 0")
+        return value
+    if spec.kind == "sizes":
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if (not isinstance(value, (list, tuple)) or not value
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+            raise OptionError(f"{name}: {value!r} is not a hand size (7) or one per player count (7/5/5)")
+        return tuple(value)
+    if value not in spec.choices or isinstance(value, bool):
+        allowed = ", ".join(str(c) for c in spec.choices)
+        raise OptionError(f"{name}: {value!r} is not allowed (choose from {allowed})")
+    return value
+
+
+def parse_options(cls: type[Any], given: object, where: str = "") -> Any:
+    """Build an options value from a mapping, rejecting unknown keys and bad values."""
+    if given is None:
+        return cls()
+    if isinstance(given, cls):
+        return given
+    if not isinstance(given, dict):
+        raise OptionError(f"{where}options must be an object of KEY: VALUE, got {type(given).__name__}")
+    table = {spec.name: spec for spec in specs(cls)}
+    values = {}
+    for key, value in given.items():
+        spec = table.get(str(key).replace("-", "_"))
+        if spec is None:
+            known = ", ".join(sorted(table))
+            raise OptionError(f"{where}unknown option {key!r} (this variant has: {known})")
+        values[spec.name] = _convert(spec, value, where)
+    return cls(**values)
+
+
+def parse_assignments(cls: type[Any], assignments: list[str]) -> Any:
+    """Options from ``KEY=VALUE`` strings, as given on the command line."""
+    mapping: dict[str, object] = {}
+    for text in assignments:
+        key, equals, value = text.partition("=")
+        if not equals or not key.strip():
+            raise OptionError(f"--option {text!r}: expected KEY=VALUE, e.g. target=150")
+        mapping[key.strip()] = value
+    return parse_options(cls, mapping)
+
+
+def non_defaults(options: object) -> dict[str, object]:
+    """The options that differ from their defaults, JSON-ready (for records)."""
+    assert dataclasses.is_dataclass(options) and not isinstance(options, type)
+    result = {}
+    for fld in dataclasses.fields(options):
+        value = getattr(options, fld.name)
+        if value != fld.default:
+            result[fld.name] = encode_value(value)
+    return result

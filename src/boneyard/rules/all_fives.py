@@ -1,0 +1,161 @@
+"""All Fives, also called Muggins or Five-Up (RULES.md §4).
+
+After every play the open ends are counted (A5-7); a positive multiple of five scores at once.
+``spinner_mode`` picks the reading: the first double is the spinner (All Fives, the default),
+no spinner (Muggins) or every double a spinner (Five-Up).  The hand winner scores the pips left
+in the other hands, rounded to five.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from boneyard.errors import OptionError
+from boneyard.layout import Placed, Role
+from boneyard.options import DealSizes, option
+from boneyard.rules.base import (
+    Rules,
+    line_lead,
+    line_random_leader,
+    lowest_holders,
+    register,
+    result,
+    round5,
+    set_player_range,
+    sized_deal,
+    standard_deal_size,
+)
+from boneyard.rules.block import FirstLead
+from boneyard.state import UNTIL_PLAYABLE, Game, HandResult, HandSetup, ScoreItem
+from boneyard.tiles import Tile, double_set
+
+
+@dataclass(frozen=True, slots=True)
+class AllFivesOptions:
+    spinner_mode: Literal["first_double", "none", "all_doubles"] = option(
+        "first_double", "which doubles are spinners: the first (All Fives), none (Muggins), all (Five-Up)")
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
+    first_lead: FirstLead = option("call_highest_double", "first hand: call N-N down (random 1st hand: a random player leads any tile)")
+    lead_rule: Literal["winner_any", "rotate"] = option(
+        "winner_any", "later hands: the last winner leads any tile, or the lead rotates left (rotated start)")
+    boneyard_reserve: Literal[0, 1, 2] = option(0, "tiles left in the boneyard that may never be drawn")
+    allow_voluntary_draw: bool = option(False, "a player may draw even when able to play")
+    score_unit: Literal["pips", "fives"] = option("pips", "score in pips, or in fives (count divided by 5)")
+    tie_rule: Literal["no_score", "split_3p"] = option(
+        "no_score", "tie for lowest in a block: nobody scores, or (3 players) the tied pair split the third's pips")
+    bonus_rounding: Literal["total", "per_opponent"] = option(
+        "total", "round the opponents' pips to five once in total, or for each opponent")
+    blocked_score: Literal["opponents_total", "opponents_minus_own"] = option(
+        "opponents_total", "what the winner of a blocked hand scores")
+    end_scoring: Literal["winner_takes", "each_subtracts_own"] = option(
+        "winner_takes", "the hand winner takes the others' pips, or everyone loses his own")
+    target: int | None = option(None, "points to win (default 250 for 2 players, 200 for 3-4; 61 in fives)")
+    win_check: Literal["immediate", "end_of_hand"] = option("immediate", "when the target is checked")
+
+
+@register
+class AllFives(Rules):
+    """All Fives / Muggins / Five-Up."""
+
+    name = "all-fives"
+    aliases = ("muggins", "five-up", "fives", "all_fives", "allfives")
+    title = "All Fives (Muggins, Five-Up)"
+    Options = AllFivesOptions
+    options: AllFivesOptions
+    draw_mode = UNTIL_PLAYABLE
+
+    def player_range(self) -> tuple[int, int]:
+        return set_player_range(self.options.set)
+
+    def configure(self) -> None:
+        opts = self.options
+        self.top = opts.set
+        self.unit = 5 if opts.score_unit == "fives" else 1
+        if opts.target is not None:
+            self.target = opts.target
+        elif self.unit == 5:
+            self.target = 61
+        else:
+            self.target = 250 if self.players == 2 else 200
+        self.immediate_win = opts.win_check == "immediate"
+        self.reserve = opts.boneyard_reserve
+        self.voluntary_draw = opts.allow_voluntary_draw
+        self.hand_size = sized_deal(opts.deal_sizes, self.players,
+                                    standard_deal_size(self.top, self.players, 5), self.name)
+        if self.hand_size * self.players > len(self.tile_set()):
+            raise OptionError(f"{self.players} hands of {self.hand_size} need more tiles than the set has")
+
+    def tile_set(self) -> tuple[Tile, ...]:
+        return double_set(self.top)
+
+    def deal_size(self) -> int:
+        return self.hand_size
+
+    def random_leader_needed(self, game: Game) -> bool:
+        return line_random_leader(game, self.options.first_lead, self.options.lead_rule)
+
+    def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
+        return line_lead(self, game, setup, self.options.first_lead, self.options.lead_rule, self.top)
+
+    def double_role(self, game: Game, tile: Tile, is_lead: bool) -> Role:
+        mode = self.options.spinner_mode
+        if mode == "all_doubles" or (mode == "first_double" and game.layout.spinners == 0):
+            return Role.SPINNER
+        return Role.CROSS
+
+    @staticmethod
+    def count(game: Game) -> int:
+        """The sum of the open ends (A5-7)."""
+        layout = game.layout
+        return sum(face.value * layout.exposed(face) for face in layout.open_ends())
+
+    def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
+        total = self.count(game)
+        if total <= 0 or total % 5:
+            return (), 0
+        points = total // self.unit
+        return (ScoreItem("count", points),), points
+
+    def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
+        opts = self.options
+        pips = [game.hand_points_of(s) for s in range(game.players)]
+        if seat is None:
+            lowest = lowest_holders(game)
+            if len(lowest) == 1:
+                seat = lowest[0]
+            elif opts.tie_rule == "split_3p" and game.players == 3 and len(lowest) == 2:
+                third = next(s for s in range(3) if s not in lowest)
+                share = (round5(pips[third]) // 2) // 5 * 5 // self.unit
+                return result(game, end, None, {s: [ScoreItem("split", share)] for s in lowest})
+            else:
+                return result(game, end, None)
+        if opts.end_scoring == "each_subtracts_own":
+            return result(game, end, seat, {
+                s: [ScoreItem("own pips", -round5(pips[s]) // self.unit)] for s in range(game.players) if pips[s]
+            })
+        others = [p for s, p in enumerate(pips) if s != seat]
+        if opts.bonus_rounding == "total":
+            bonus = round5(sum(others))
+            own = round5(pips[seat])
+            raw = round5(sum(others) - pips[seat])
+        else:
+            bonus = sum(round5(p) for p in others)
+            own = round5(pips[seat])
+            raw = bonus - own
+        if opts.blocked_score == "opponents_minus_own" and end == "blocked":
+            bonus = max(0, raw)
+        del own
+        name = "domino" if end == "domino" else "block"
+        return result(game, end, seat, {seat: [ScoreItem(name, bonus // self.unit)]})
+
+    def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
+        scores = game.scores
+        best = max(scores)
+        if best < self.target:
+            return False, None
+        leaders = [s for s, score in enumerate(scores) if score == best]
+        if len(leaders) == 1:
+            return True, leaders[0]
+        return False, None

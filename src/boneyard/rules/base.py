@@ -1,0 +1,287 @@
+"""The rules interface every variant implements, the registry, and helpers several share.
+
+A variant is one module with one :class:`Rules` subclass: class attributes for its name,
+aliases, player counts and options type, and a few hooks the :class:`~boneyard.state.Game`
+calls.  ``register`` puts it in :data:`VARIANTS`; :func:`find_variant` looks names up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
+
+from boneyard.errors import BoneyardError, VariantError
+from boneyard.layout import Face, Layout, Placed, Role
+from boneyard.options import parse_options
+from boneyard.state import NONE, Game, HandResult, HandSetup, ScoreItem
+from boneyard.tiles import Tile, double_set, lightness
+
+VARIANTS: dict[str, type[Rules]] = {}
+_ALIASES: dict[str, str] = {}
+
+
+class SetupError(BoneyardError, ValueError):
+    """A deal, stock, leader or dice that the variant's rules do not allow."""
+
+
+def register(cls: type[Rules]) -> type[Rules]:
+    VARIANTS[cls.name] = cls
+    for alias in (cls.name, *cls.aliases):
+        _ALIASES[alias] = cls.name
+    return cls
+
+
+def find_variant(name: str) -> type[Rules]:
+    """The rules class registered under ``name`` or an alias (case-insensitive)."""
+    key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    if key in _ALIASES:
+        return VARIANTS[_ALIASES[key]]
+    known = ", ".join(sorted(_ALIASES))
+    raise VariantError(f"unknown variant {name!r} (known: {known})")
+
+
+def make_rules(variant: str, players: int, options: Mapping[str, object] | object | None = None) -> Rules:
+    cls = find_variant(variant)
+    return cls(players, options)
+
+
+class Rules:
+    """Base class of the variants.  Hooks have the defaults of a plain line game."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str]
+    Options: ClassVar[type[Any]]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    uses_dice: ClassVar[bool] = False
+
+    draw_mode: str = NONE
+    reserve: int = 0
+    voluntary_draw: bool = False
+    immediate_win: bool = False
+    allows_play: Callable[[Game, Tile, int, Face], bool] | None = None
+    tile_value: Callable[[Tile], int] = staticmethod(lambda tile: tile.pips)
+
+    def __init__(self, players: int, options: Mapping[str, object] | object | None = None) -> None:
+        self.options = parse_options(self.Options, options)
+        low, high = self.player_range()
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            raise VariantError(f"{self.name} is for {low} to {high} players, not {players}")
+        self.players = players
+        self.configure()
+
+    # ------------------------------------------------------------ set-up
+    def player_range(self) -> tuple[int, int]:
+        return (self.min_players, self.max_players)
+
+    def configure(self) -> None:
+        """Derive per-game settings from the options (override)."""
+
+    def tile_set(self) -> tuple[Tile, ...]:
+        return double_set(6)
+
+    def deal_size(self) -> int:
+        raise NotImplementedError
+
+    def new_layout(self) -> Layout:
+        return Layout()
+
+    def acceptable_deal(self, deal: list[list[Tile]]) -> bool:
+        """Whether a shuffled deal stands (``False`` makes chance redeal)."""
+        return True
+
+    def random_leader_needed(self, game: Game) -> bool:
+        """Whether chance picks the coming hand's leader (recorded as ``leader``)."""
+        return False
+
+    def check_setup(self, game: Game, setup: HandSetup) -> None:
+        """Reject a deal and stock that are not this variant's set, dealt as the rules say."""
+        deal = setup.deal
+        if len(deal) != self.players:
+            raise SetupError(f"the deal has {len(deal)} hands for {self.players} players")
+        size = self.deal_size()
+        for seat, tiles in enumerate(deal):
+            if len(tiles) != size:
+                raise SetupError(f"seat {seat} was dealt {len(tiles)} tiles; {self.name} deals {size}")
+        given = [tile for tiles in deal for tile in tiles] + list(setup.stock)
+        expected = self.tile_set()
+        seen: set[Tile] = set()
+        for tile in given:
+            if tile in seen:
+                raise SetupError(f"{tile} appears twice in the deal and stock")
+            seen.add(tile)
+        missing = [str(tile) for tile in expected if tile not in seen]
+        extra = [str(tile) for tile in given if tile not in set(expected)]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append("missing " + " ".join(missing))
+            if extra:
+                parts.append("not in the set " + " ".join(extra))
+            raise SetupError("deal plus stock is not the variant's tile set: " + "; ".join(parts))
+        if not self.acceptable_deal(deal):
+            raise SetupError(self.redeal_reason())
+        if setup.dice is not None and not self.uses_dice:
+            raise SetupError(f"{self.name} uses no dice")
+        if self.random_leader_needed(game):
+            if setup.leader is None:
+                raise SetupError("the rules leave this lead to chance: the hand needs a leader")
+        if setup.leader is not None and not (isinstance(setup.leader, int) and 0 <= setup.leader < self.players):
+            raise SetupError(f"leader {setup.leader!r} is not a seat (0-{self.players - 1})")
+
+    def redeal_reason(self) -> str:
+        return "the rules call for a redeal of this deal"
+
+    def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
+        """Who leads (as recorded), who moves first and which tiles may lead (None: any)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def check_leader(setup: HandSetup, leader: int) -> int:
+        if setup.leader is not None and setup.leader != leader:
+            raise SetupError(f"leader {setup.leader} differs from the rules' leader, seat {leader}")
+        return leader
+
+    # ------------------------------------------------------------ play
+    def lead_value(self, game: Game, tile: Tile) -> int | None:
+        """The number a lead double stands for (PIP's W-W starter); None: its own."""
+        return None
+
+    def double_role(self, game: Game, tile: Tile, is_lead: bool) -> Role:
+        return Role.CROSS
+
+    def play_target(self, game: Game) -> int:
+        """A tile every play must join now (0: any open end)."""
+        return 0
+
+    def target_reason(self, game: Game, target: int) -> str:
+        return f"every play must join tile {target} now"
+
+    def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
+        """The scoring items of a placement and the change to the player's score."""
+        return (), 0
+
+    def dead_layout(self, game: Game) -> bool:
+        """Whether the hand ends as blocked right after this play."""
+        return False
+
+    def advance(self, game: Game, seat: int, placed: Placed) -> None:
+        """Whose turn it is after ``seat`` placed a tile (and any effects)."""
+        game.turn = game.next_seat(seat)
+
+    def score_seats(self, seat: int) -> tuple[int, ...]:
+        """The seats whose score a seat's points go to (both partners in a partnership)."""
+        return (seat,)
+
+    # ------------------------------------------------------------ ends
+    def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
+        raise NotImplementedError
+
+    def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.title
+
+
+# ---------------------------------------------------------------- shared helpers
+def call_lead(hands: Iterable[list[Tile]], top: int) -> tuple[int, Tile]:
+    """The call procedure (BLK-3, A5-3): N-N, then lower doubles, then the heaviest tile."""
+    holder: dict[Tile, int] = {tile: seat for seat, tiles in enumerate(hands) for tile in tiles}
+    for number in range(top, -1, -1):
+        tile = Tile(number, number)
+        if tile in holder:
+            return holder[tile], tile
+    heaviest = max(holder, key=lambda tile: (tile.pips, tile.high))
+    return holder[heaviest], heaviest
+
+
+def lowest_holders(game: Game, seats: Iterable[int] | None = None) -> list[int]:
+    """The seats with the lowest hand value (all of them when tied)."""
+    candidates = list(range(game.players)) if seats is None else list(seats)
+    values = {seat: game.hand_points_of(seat) for seat in candidates}
+    low = min(values.values())
+    return [seat for seat in candidates if values[seat] == low]
+
+
+def lightest_tile_holder(game: Game, seats: list[int]) -> int:
+    """Of ``seats``, the one holding the lightest single tile (C2)."""
+    return min(seats, key=lambda seat: min((lightness(t) for t in game.hands[seat]), default=(0, 0)))
+
+
+def highest_over(scores: list[int], target: int) -> tuple[bool, int | None]:
+    """End-of-hand check: the highest score at or over the target wins; a tie plays on."""
+    best = max(scores)
+    if best < target:
+        return False, None
+    leaders = [seat for seat, score in enumerate(scores) if score == best]
+    return (True, leaders[0]) if len(leaders) == 1 else (False, None)
+
+
+def round5(value: int) -> int:
+    """Round to the nearest multiple of five (C10: 1-2 down, 3-4 up)."""
+    return 5 * ((value + 2) // 5)
+
+
+def result(game: Game, end: str, winner: int | None,
+           points: Mapping[int, list[ScoreItem]] | None = None) -> HandResult:
+    """A hand result from per-seat scoring items."""
+    scoring: list[list[ScoreItem]] = [list((points or {}).get(seat, [])) for seat in range(game.players)]
+    return HandResult(end, winner, [sum(item.points for item in items) for items in scoring], scoring)
+
+
+def line_lead(rules: Rules, game: Game, setup: HandSetup, first_lead: str, lead_rule: str,
+              top: int) -> tuple[int, int, frozenset[Tile] | None]:
+    """Leads of Block, Draw and All Fives (BLK-3/4, A5-3/4).
+
+    The first hand is called (N-N down, then the heaviest tile) unless ``first_lead`` leaves it
+    to chance.  Later hands follow ``lead_rule``; a previous hand without a winner is called
+    again under ``winner_any`` (A5-4).
+    """
+    number = game.hand.number
+    previous = game.log[-2] if number > 1 else None
+    chance_first = number == 1 and first_lead == "random_player_any_tile"
+    if previous is not None and lead_rule == "random" or chance_first:
+        assert setup.leader is not None
+        return setup.leader, setup.leader, None
+    if previous is not None and lead_rule == "rotate":
+        seat = rules.check_leader(setup, (previous.leader + 1) % game.players)
+        return seat, seat, None
+    winner = previous.result.winner if previous is not None and previous.result else None
+    if winner is not None:
+        seat = rules.check_leader(setup, winner)
+        return seat, seat, None
+    seat, tile = call_lead(setup.deal, top)
+    rules.check_leader(setup, seat)
+    return seat, seat, frozenset({tile})
+
+
+def line_random_leader(game: Game, first_lead: str, lead_rule: str) -> bool:
+    coming = len(game.log) + (0 if game.in_hand else 1)
+    return (coming == 1 and first_lead == "random_player_any_tile") or (coming > 1 and lead_rule == "random")
+
+
+def sized_deal(deal_sizes: tuple[int, ...] | None, players: int, default: int, name: str) -> int:
+    """The hand size from a ``deal_sizes`` option (one size, or one per count from 2 players)."""
+    if deal_sizes is None:
+        return default
+    if len(deal_sizes) == 1:
+        return deal_sizes[0]
+    if players - 2 >= len(deal_sizes):
+        raise SetupError(f"option 'deal_sizes' {'/'.join(map(str, deal_sizes))} gives no size for "
+                         f"{players} players in {name} (list one size per count from 2 players)")
+    return deal_sizes[players - 2]
+
+
+def standard_deal_size(top: int, players: int, small: int) -> int:
+    """Deal sizes of C13 for larger sets; ``small`` is the double-six size for 3-4 players."""
+    if top == 9:
+        return 7 if players <= 6 else 6
+    if top == 12:
+        return 9 if players <= 8 else 8
+    return 7 if players == 2 else small
+
+
+def set_player_range(top: int, high: int = 4) -> tuple[int, int]:
+    return (2, {6: high, 9: 8, 12: 10}[top])

@@ -1,0 +1,62 @@
+"""Draw dominoes (RULES.md §3): Block with a boneyard to draw from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from boneyard.layout import FaceKind
+from boneyard.options import DealSizes, option
+from boneyard.rules.base import register
+from boneyard.rules.block import Block, BlockedScore, FirstLead
+from boneyard.state import UNTIL_PLAYABLE, Game
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOptions:
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
+    first_lead: FirstLead = option("call_highest_double", "first hand: call N-N down, or a random player leads any tile")
+    lead_rule: Literal["winner_any", "rotate", "random"] = option(
+        "winner_any", "later hands: the last winner leads any tile, the lead rotates left, or a random player")
+    tie_rule: Literal["lightest_tile", "no_score"] = option(
+        "lightest_tile", "tie for lowest pips in a block: lightest single tile wins, or nobody scores")
+    blocked_score: BlockedScore = option("opponents_total", "what the winner of a blocked hand scores")
+    target: int | None = option(None, "points to win (default 100)")
+    win_check: Literal["end_of_hand", "immediate"] = option("end_of_hand", "when the target is checked")
+    allow_voluntary_draw: bool = option(False, "a player may draw even when able to play")
+    boneyard_reserve: Literal[0, 2] = option(0, "tiles left in the boneyard that may never be drawn")
+    end_on_dead_layout: bool = option(False, "end the hand as blocked when both ends show exhausted suits")
+    partnerships: bool = option(False, "4 players, seats 0+2 against 1+3 (C12)")
+
+
+@register
+class Draw(Block):
+    """Draw: as Block, but a player who cannot play draws until he can."""
+
+    name = "draw"
+    title = "Draw dominoes"
+    Options = DrawOptions
+    options: DrawOptions  # type: ignore[assignment]
+    draw_mode = UNTIL_PLAYABLE
+
+    def configure(self) -> None:
+        super().configure()
+        self.reserve = self.options.boneyard_reserve
+        self.voluntary_draw = self.options.allow_voluntary_draw
+
+    def check_setup(self, game: Game, setup: object) -> None:  # type: ignore[override]
+        super(Block, self).check_setup(game, setup)  # type: ignore[arg-type]
+
+    def dead_layout(self, game: Game) -> bool:
+        if not self.options.end_on_dead_layout:
+            return False
+        ends = game.layout.open_ends()
+        if not ends:
+            return False
+        on_table: dict[int, int] = {}
+        for placed in game.layout.tiles:
+            for half in {placed.tile.high, placed.tile.low}:
+                on_table[half] = on_table.get(half, 0) + 1
+        suit_size = self.top + 1
+        return all(on_table.get(face.value, 0) == suit_size for face in ends if face.kind != FaceKind.END)
