@@ -12,7 +12,16 @@ class NotationError(BoneyardError, ValueError):
 
 
 class IllegalMoveError(BoneyardError, ValueError):
-    """A well-formed move that the rules do not allow at this point."""
+    """A well-formed move that the rules do not allow at this point.
+
+    ``reason`` is the explanation alone (``tile 4 has no open 5 end``), for messages that
+    name the move their own way (RECORD.md's ``hand 2, move 7 "5-3@4": …``).
+    """
+
+    def __init__(self, message: str, move: object = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.move = move
+        self.reason = reason if reason is not None else message
 
 
 class OptionError(BoneyardError, ValueError):

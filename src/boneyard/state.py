@@ -246,11 +246,11 @@ class Game:
         elif move.kind == Kind.DRAW and move.tile is not None:
             check = Move.draw()
         if check not in legal:
-            raise IllegalMoveError(self.explain_illegal(move, legal))
+            reason = self.explain_illegal(move, legal)
+            raise IllegalMoveError(f"{move}: {reason}", move, reason)
         if move.kind == Kind.DRAW and move.tile is not None and self.stock[self.stock_pos] is not move.tile:
-            raise IllegalMoveError(
-                f"{move}: the next tile in the stock is {self.stock[self.stock_pos]}, not {move.tile}"
-            )
+            reason = f"the next tile in the stock is {self.stock[self.stock_pos]}, not {move.tile}"
+            raise IllegalMoveError(f"{move}: {reason}", move, reason)
         return self._apply(move)
 
     def _snapshot(self) -> tuple[object, ...]:
@@ -389,47 +389,46 @@ class Game:
 
     # ------------------------------------------------------------ explanations
     def explain_illegal(self, move: Move, legal: list[Move] | None = None) -> str:
-        """Why ``move`` is not legal now, in words (for errors)."""
+        """Why ``move`` is not legal now, in words (the reason part of an error)."""
         if legal is None:
             legal = self.legal_moves()
-        name = f"{move}"
         if self.finished:
-            return f"{name}: the game is over"
+            return f"the game is over"
         if not self.in_hand:
-            return f"{name}: the hand is over"
+            return f"the hand is over"
         seat = self.turn
         hand = self.hands[seat]
         options = ", ".join(str(m) for m in legal[:8]) + (" …" if len(legal) > 8 else "")
         if move.tile is not None and move.kind in (Kind.LEAD, Kind.PLAY, Kind.GIVE) and move.tile not in hand:
             shown = " ".join(str(t) for t in hand)
-            return f"{name}: {move.tile} is not in seat {seat}'s hand ({shown})"
+            return f"{move.tile} is not in seat {seat}'s hand ({shown})"
         if self.give_pending:
-            return f"{name}: seat {seat} must give a tile to the next player (give TILE)"
+            return f"seat {seat} must give a tile to the next player (give TILE)"
         if self.forced_draw:
-            return f"{name}: seat {seat} must first draw the tile the D tile forces on them"
+            return f"seat {seat} must first draw the tile the D tile forces on them"
         if move.kind == Kind.LEAD:
             if self.layout.tiles:
-                return f"{name}: the lead is already on the table; join a tile with J-O@k"
-            return f"{name}: seat {seat} must lead one of: {options}"
+                return f"the lead is already on the table; join a tile with J-O@k"
+            return f"seat {seat} must lead one of: {options}"
         if move.kind == Kind.PLAY:
             if not self.layout.tiles:
-                return f"{name}: nothing is on the table yet; lead a tile (e.g. {options})"
+                return f"nothing is on the table yet; lead a tile (e.g. {options})"
             if move.target > len(self.layout):
-                return f"{name}: there is no tile {move.target} on the table ({len(self.layout)} placed)"
+                return f"there is no tile {move.target} on the table ({len(self.layout)} placed)"
             face = self.layout.face_for(move.target, move.half)
             if face is None:
-                return f"{name}: tile {move.target} has no open {half_text(move.half)} end"
+                return f"tile {move.target} has no open {half_text(move.half)} end"
             target = self.rules.play_target(self)
             if target and target != move.target:
-                return f"{name}: {self.rules.target_reason(self, target)}"
-            return f"{name}: not allowed here (legal: {options})"
+                return f"{self.rules.target_reason(self, target)}"
+            return f"not allowed here (legal: {options})"
         if move.kind == Kind.DRAW:
             if legal and legal[0].kind == Kind.PLAY:
-                return f"{name}: seat {seat} can play ({options}) and must play"
-            return f"{name}: seat {seat} may not draw now (stock {self.stock_left}, legal: {options})"
+                return f"seat {seat} can play ({options}) and must play"
+            return f"seat {seat} may not draw now (stock {self.stock_left}, legal: {options})"
         if move.kind == Kind.PASS:
-            return f"{name}: seat {seat} may not pass while able to move (legal: {options})"
-        return f"{name}: no give is owed now (legal: {options})"
+            return f"seat {seat} may not pass while able to move (legal: {options})"
+        return f"no give is owed now (legal: {options})"
 
     # ------------------------------------------------------------ accounting
     def all_tiles(self) -> list[Tile]:

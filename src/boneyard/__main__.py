@@ -1,0 +1,3 @@
+from boneyard.cli import main
+
+main()

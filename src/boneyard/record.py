@@ -1,0 +1,284 @@
+"""Game records, format ``boneyard/1`` (RECORD.md): write, read, replay.
+
+A record holds the variant, its non-default options, the players, and per hand the deal, the
+stock order, dice and chance leaders and the moves.  :func:`replay` rebuilds the :class:`Game`
+move by move; the first illegal move is a :class:`RecordError` that names the hand, the move,
+its text and the reason: ``hand 2, move 7 "5-3@4": tile 4 has no open 5 end``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
+from boneyard.moves import Move
+from boneyard.options import non_defaults
+from boneyard.rules.base import make_rules
+from boneyard.state import Dice, Game, HandLog, HandSetup
+from boneyard.tiles import parse_tiles
+
+FORMAT = "boneyard/1"
+
+
+def to_record(game: Game, *, seed: int | None = None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict (finished or not)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": game.rules.name,
+        "options": non_defaults(game.rules.options),
+        "players": list(game.names),
+        "hands": [_hand_record(game, log) for log in game.log],
+    }
+    if seed is None and game.chance is not None:
+        seed = game.chance.seed
+    if seed is not None:
+        record["seed"] = seed
+    if meta:
+        record["meta"] = meta
+    return record
+
+
+def _hand_record(game: Game, log: HandLog) -> dict[str, Any]:
+    setup = log.setup
+    hand: dict[str, Any] = {"deal": [[str(tile) for tile in tiles] for tiles in setup.deal]}
+    if setup.stock:
+        hand["stock"] = [str(tile) for tile in setup.stock]
+    if setup.dice is not None:
+        hand["dice"] = {"flower": list(setup.dice.flower), "scorpion": list(setup.dice.scorpion)}
+    if setup.leader is not None:
+        hand["leader"] = setup.leader
+    hand["moves"] = [str(event.move) for event in log.events]
+    return hand
+
+
+def dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+
+
+def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> Path:
+    """Write ``game``'s record atomically (a crash never leaves half a file)."""
+    target = Path(path)
+    text = dumps(to_record(game, **kwargs))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def load(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a record file; a missing file or bad JSON is a :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read the record ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: the record is not UTF-8 text") from None
+    return loads(text, str(path))
+
+
+def loads(text: str, where: str = "record") -> dict[str, Any]:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: a record is a JSON object, not {type(record).__name__}")
+    return record
+
+
+def _require(mapping: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in mapping:
+        raise RecordError(f"{where}missing key {key!r}")
+    value = mapping[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise RecordError(f"{where}{key!r} must be {_article(names)}, got {json.dumps(value)[:40]}")
+    return value
+
+
+def _article(name: str) -> str:
+    words = {"list": "a list", "dict": "an object", "str": "a string", "int": "an integer"}
+    return " or ".join(words.get(part, part) for part in name.split(" or "))
+
+
+def new_game_from(record: dict[str, Any]) -> Game:
+    """The game a record describes, before any hand (checks header keys)."""
+    if not isinstance(record, dict):
+        raise RecordError("the record is not a JSON object")
+    fmt = record.get("format")
+    if fmt != FORMAT:
+        raise RecordError(f"format: expected \"{FORMAT}\", got {json.dumps(fmt)}")
+    variant = _require(record, "variant", str, "")
+    options = _require(record, "options", dict, "")
+    players = _require(record, "players", list, "")
+    _require(record, "hands", list, "")
+    for seat, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(f"players, seat {seat}: a player name must be a non-empty string")
+    try:
+        rules = make_rules(variant, len(players), options)
+    except BoneyardError as error:
+        raise RecordError(f"{_where_header(error)}{error}") from None
+    return Game(rules, players)
+
+
+def _where_header(error: BoneyardError) -> str:
+    text = str(error)
+    if text.startswith(("unknown variant", "unknown option", "option ")):
+        return "variant: " if text.startswith("unknown variant") else "options: "
+    return "players: " if " players" in text else ""
+
+
+def _setup(game: Game, hand: Any, number: int) -> HandSetup:
+    where = f"hand {number}: "
+    if not isinstance(hand, dict):
+        raise RecordError(f"hand {number}: a hand is a JSON object")
+    deal_text = _require(hand, "deal", list, where)
+    try:
+        deal = [parse_tiles(tiles, f"seat {seat}") for seat, tiles in enumerate(deal_text)]
+        stock = parse_tiles(hand.get("stock", []), "stock")
+    except NotationError as error:
+        raise RecordError(f"{where}deal: {error}") from None
+    _require(hand, "moves", list, where)
+    dice = None
+    if "dice" in hand:
+        dice = _dice(hand["dice"], where)
+    elif game.rules.uses_dice:
+        raise RecordError(f"{where}missing key 'dice' ({game.rules.name} rolls two pairs every hand)")
+    leader = hand.get("leader")
+    if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)):
+        raise RecordError(f"{where}'leader' must be a seat number, got {json.dumps(leader)}")
+    return HandSetup(deal, stock, leader, dice)
+
+
+def _dice(value: Any, where: str) -> Dice:
+    if not isinstance(value, dict) or set(value) != {"flower", "scorpion"}:
+        raise RecordError(f"{where}'dice' must be {{\"flower\": [a, b], \"scorpion\": [c, d]}}")
+    pairs = []
+    for name in ("flower", "scorpion"):
+        pair = value[name]
+        if (not isinstance(pair, list) or len(pair) != 2
+                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in pair)):
+            raise RecordError(f"{where}dice {name}: expected two die faces 1-6, got {json.dumps(pair)}")
+        pairs.append((pair[0], pair[1]))
+    return Dice(pairs[0], pairs[1])
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Rebuild the game of ``record``; raises :class:`RecordError` at the first problem."""
+    game = new_game_from(record)
+    for number, hand in enumerate(record["hands"], 1):
+        if game.finished:
+            raise RecordError(f"hand {number}: the game was already over after hand {number - 1}")
+        if game.in_hand:
+            raise RecordError(f"hand {number}: hand {number - 1} is not over, so no new hand may start")
+        setup = _setup(game, hand, number)
+        try:
+            game.start_hand(setup)
+        except BoneyardError as error:
+            raise RecordError(f"hand {number}: {error}") from None
+        for index, text in enumerate(hand["moves"], 1):
+            prefix = f"hand {number}, move {index} {json.dumps(text) if isinstance(text, str) else text}"
+            if not isinstance(text, str):
+                raise RecordError(f"{prefix}: a move must be a string")
+            try:
+                move = Move.parse(text)
+            except NotationError as error:
+                raise RecordError(f"{prefix}: {error}") from None
+            if not game.in_hand:
+                raise RecordError(f"{prefix}: the {'game' if game.finished else 'hand'} is over")
+            try:
+                game.apply(move)
+            except IllegalMoveError as error:
+                raise RecordError(f"{prefix}: {error.reason}") from None
+    return game
+
+
+def replay_json(record: dict[str, Any]) -> dict[str, Any]:
+    """The ``boneyard replay --json`` object of RECORD.md."""
+    return game_json(replay(record))
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    hands = []
+    for log in game.log:
+        result = log.result
+        scores = _scores_after(game, log)
+        hands.append({
+            "leader": log.leader,
+            "events": [
+                {"seat": e.seat, "move": str(e.move), "points": e.points,
+                 "scoring": [{"name": item.name, "points": item.points} for item in e.scoring]}
+                for e in log.events
+            ],
+            "end": result.end if result else "unfinished",
+            "winner": result.winner if result else None,
+            "hand_points": list(result.hand_points) if result else [0] * game.players,
+            "totals": scores,
+        })
+    return {
+        "variant": game.rules.name,
+        "players": list(game.names),
+        "hands": hands,
+        "finished": game.finished,
+        "winner": game.winner,
+        "totals": list(game.scores),
+    }
+
+
+def _scores_after(game: Game, log: HandLog) -> list[int]:
+    if log is game.log[-1]:
+        return list(game.scores)
+    return list(game.log[log.number].start_scores)
+
+
+def replay_text(record: dict[str, Any]) -> str:
+    """A replay for a person to read."""
+    game = replay(record)
+    names = game.names
+    lines = [f"{game.rules.title} — {', '.join(names)}"]
+    options = non_defaults(game.rules.options)
+    if options:
+        lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
+    for log in game.log:
+        lines.append("")
+        lines.append(f"Hand {log.number} — {names[log.leader]} leads")
+        if log.setup.dice is not None:
+            dice = log.setup.dice
+            lines.append(f"  Flower {dice.flower[0]}-{dice.flower[1]}, scorpion {dice.scorpion[0]}-{dice.scorpion[1]}")
+        for seat, tiles in enumerate(log.setup.deal):
+            lines.append(f"  {names[seat]}: {' '.join(str(t) for t in tiles)}")
+        for number, event in enumerate(log.events, 1):
+            text = f"  {number:3}. {names[event.seat]:<12} {event.move}"
+            if event.scoring:
+                parts = ", ".join(f"{item.name} {item.points:+d}" for item in event.scoring)
+                text += f"   {parts} = {event.points:+d}"
+            lines.append(text)
+        result = log.result
+        if result is None:
+            lines.append("  (hand in progress)")
+            continue
+        who = names[result.winner] if result.winner is not None else "nobody"
+        lines.append(f"  {result.end}: {who} wins the hand; " + ", ".join(
+            f"{names[s]} {p:+d}" for s, p in enumerate(result.hand_points) if p) + "")
+        lines.append("  Totals: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(_scores_after(game, log))))
+    lines.append("")
+    if game.finished:
+        lines.append(f"Game over: {names[game.winner] if game.winner is not None else 'a draw'} — "
+                     + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))
+    else:
+        lines.append("Game not finished: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))
+    return "\n".join(lines)
+
+
+__all__ = ["FORMAT", "dumps", "game_json", "load", "loads", "replay", "replay_json", "replay_text", "save", "to_record"]

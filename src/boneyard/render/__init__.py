@@ -1,0 +1,1 @@
+"""Rendering: pure functions of a layout or a game (text with Rich, SVG)."""

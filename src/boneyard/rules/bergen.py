@@ -1,0 +1,217 @@
+"""Bergen (RULES.md §5): a line game that scores for matching ends.
+
+After every play the two ends of the line are compared: equal single ends are a *double
+header* (2), a crosswise double at one end matching the other end is a *triple header* (3);
+a lone lead double is a double header.  A player close to the target has his headers capped
+(the approach cap, BRG-8).  The hand winner (domino, or a blocked hand decided by
+``block_rule``) scores ``winner_bonus``.
+
+The module also holds the pieces Double Bergen and Flower & Scorpion share with it: the
+family's deal sizes and the target check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from boneyard.errors import OptionError
+from boneyard.layout import Placed
+from boneyard.options import DealSizes, option
+from boneyard.rules.base import (
+    Rules,
+    highest_over,
+    lowest_holders,
+    register,
+    result,
+    set_player_range,
+    sized_deal,
+    standard_deal_size,
+)
+from boneyard.state import UNTIL_PLAYABLE, Game, HandResult, HandSetup, ScoreItem
+from boneyard.tiles import Tile, double_set
+
+LeadRule = Literal["lowest_double", "highest_double", "rotate_any_tile"]
+BlockRule = Literal["simple", "american", "german"]
+WinCheck = Literal["end_of_hand", "immediate"]
+
+
+# ---------------------------------------------------------------- family helpers
+def family_deal_size(top: int, players: int, deal_sizes: DealSizes | None, name: str) -> int:
+    """Hand size of the Bergen family: 6 for 2-3 players, 5 for 4 (BRG-2, DBG-2, FS-2);
+    larger sets follow C13; ``deal_sizes`` overrides."""
+    default = (6 if players <= 3 else 5) if top == 6 else standard_deal_size(top, players, 5)
+    return sized_deal(deal_sizes, players, default, name)
+
+
+def check_deal_fits(rules: Rules, hand_size: int) -> None:
+    tiles = len(rules.tile_set())
+    if hand_size * rules.players > tiles:
+        raise OptionError(f"{rules.players} hands of {hand_size} need more than the {tiles} tiles of the set")
+
+
+def previous_leader(game: Game) -> int | None:
+    """The recorded leader of the hand before the one being opened (None in hand 1)."""
+    return game.log[-2].leader if len(game.log) >= 2 else None
+
+
+def coming_hand(game: Game) -> int:
+    """The number of the hand being set up (chance asks before the hand is logged)."""
+    return len(game.log) + (0 if game.in_hand else 1)
+
+
+def doubles_held(tiles: list[Tile]) -> list[Tile]:
+    return [tile for tile in tiles if tile.is_double]
+
+
+# ---------------------------------------------------------------- options
+@dataclass(frozen=True, slots=True)
+class BergenOptions:
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
+    boneyard_reserve: Literal[2, 0] = option(2, "tiles left in the boneyard that may never be drawn (BRG-3)")
+    lead_rule: LeadRule = option(
+        "lowest_double", "who leads each hand: the lowest double, the highest double (both: redeal when nobody "
+        "holds a double), or any tile with the lead rotating left from a random first leader")
+    cover_lead_double_first: bool = option(False, "both sides of a lead double must be covered before the line grows")
+    approach_cap: bool = option(True, "a header scores 1 when 1-2 points short of the target, 2 when 3 short")
+    block_rule: BlockRule = option("simple", "who wins a blocked hand: simple, american or german (BRG-10)")
+    winner_bonus: Literal[2, 1, 5] = option(2, "what the hand winner scores; 5 is for a domino only (a blocked "
+                                               "hand's winner then scores 2)")
+    target: int | None = option(None, "points to win (default 15 for 2 players, 10 for 3-4)")
+    win_check: WinCheck = option("end_of_hand", "when the target is checked: after the hand's scoring, or at once")
+
+
+@register
+class Bergen(Rules):
+    """Bergen: double and triple headers on a single line."""
+
+    name = "bergen"
+    title = "Bergen"
+    Options = BergenOptions
+    options: BergenOptions
+    draw_mode = UNTIL_PLAYABLE
+
+    def player_range(self) -> tuple[int, int]:
+        return set_player_range(self.options.set)
+
+    def configure(self) -> None:
+        opts = self.options
+        self.top = opts.set
+        self.reserve = opts.boneyard_reserve
+        self.target = opts.target if opts.target is not None else (15 if self.players == 2 else 10)
+        if self.target < 1:
+            raise OptionError(f"option 'target' must be at least 1, not {self.target}")
+        self.immediate_win = opts.win_check == "immediate"
+        self.hand_size = family_deal_size(self.top, self.players, opts.deal_sizes, self.name)
+        check_deal_fits(self, self.hand_size)
+
+    def tile_set(self) -> tuple[Tile, ...]:
+        return double_set(self.top)
+
+    def deal_size(self) -> int:
+        return self.hand_size
+
+    # ------------------------------------------------------------ lead (BRG-4)
+    def acceptable_deal(self, deal: list[list[Tile]]) -> bool:
+        if self.options.lead_rule == "rotate_any_tile":
+            return True
+        return any(tile.is_double for tiles in deal for tile in tiles)
+
+    def redeal_reason(self) -> str:
+        return f"nobody was dealt a double, so {self.options.lead_rule} cannot lead: Bergen redeals (BRG-4)"
+
+    def random_leader_needed(self, game: Game) -> bool:
+        return self.options.lead_rule == "rotate_any_tile" and coming_hand(game) == 1
+
+    def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
+        rule = self.options.lead_rule
+        if rule == "rotate_any_tile":
+            before = previous_leader(game)
+            if before is None:
+                assert setup.leader is not None
+                return setup.leader, setup.leader, None
+            seat = self.check_leader(setup, (before + 1) % self.players)
+            return seat, seat, None
+        held = {tile: seat for seat, tiles in enumerate(setup.deal) for tile in tiles if tile.is_double}
+        pick = min if rule == "lowest_double" else max
+        double = pick(held, key=lambda tile: tile.high)
+        seat = self.check_leader(setup, held[double])
+        return seat, seat, frozenset({double})
+
+    # ------------------------------------------------------------ play (BRG-5, BRG-7, BRG-8)
+    def play_target(self, game: Game) -> int:
+        if not self.options.cover_lead_double_first:
+            return 0
+        layout = game.layout
+        if not layout.tiles or not layout.tiles[0].is_double:
+            return 0
+        lead = layout.tiles[0]
+        return 1 if any(not face.child for face in lead.faces) else 0
+
+    def target_reason(self, game: Game, target: int) -> str:
+        return "both sides of the lead double must be covered first (cover_lead_double_first)"
+
+    @staticmethod
+    def header(game: Game) -> ScoreItem | None:
+        """The double or triple header the line shows now, if any (BRG-7)."""
+        ends = game.layout.end_values()
+        if len(ends) != 2 or ends[0][0] != ends[1][0]:
+            return None
+        halves = ends[0][1] + ends[1][1]
+        if halves == 2:
+            return ScoreItem("double-header", 2)
+        return ScoreItem("triple-header", 3)
+
+    def capped(self, game: Game, seat: int, points: int) -> int:
+        """The approach cap (BRG-8): 1 when at most 2 short of the target, 2 when 3 short."""
+        if not self.options.approach_cap:
+            return points
+        need = self.target - game.scores[seat]
+        if need <= 2:
+            return min(points, 1)
+        if need == 3:
+            return min(points, 2)
+        return points
+
+    def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
+        item = self.header(game)
+        if item is None:
+            return (), 0
+        return (item,), self.capped(game, seat, item.points)
+
+    # ------------------------------------------------------------ hand and game end (BRG-9 … BRG-12)
+    def blocked_winner(self, game: Game) -> int | None:
+        rule = self.options.block_rule
+        seats = range(game.players)
+        if rule == "simple":
+            lowest = lowest_holders(game)
+            return lowest[0] if len(lowest) == 1 else None
+        if rule == "german":
+            counts = {seat: len(doubles_held(game.hands[seat])) for seat in seats}
+            fewest = min(counts.values())
+            lowest = lowest_holders(game, [seat for seat in seats if counts[seat] == fewest])
+            return lowest[0] if len(lowest) == 1 else None
+        free = [seat for seat in seats if not doubles_held(game.hands[seat])]
+        if len(free) == 1:
+            return free[0]
+        if free:
+            lowest = lowest_holders(game, free)
+            return lowest[0] if len(lowest) == 1 else None
+        size = min(len(game.hands[seat]) for seat in seats)
+        fewest_tiles = [seat for seat in seats if len(game.hands[seat]) == size]
+        if len(fewest_tiles) == 1:
+            return fewest_tiles[0]
+        return min(seats, key=lambda seat: min(tile.high for tile in doubles_held(game.hands[seat])))
+
+    def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
+        winner = seat if end == "domino" else self.blocked_winner(game)
+        if winner is None:
+            return result(game, end, None)
+        bonus = self.options.winner_bonus
+        if bonus == 5 and end != "domino":
+            bonus = 2
+        return result(game, end, winner, {winner: [ScoreItem("winner", bonus)]})
+
+    def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
+        return highest_over(game.scores, self.target)

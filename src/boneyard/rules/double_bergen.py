@@ -1,0 +1,165 @@
+"""Double Bergen (RULES.md §6): Bergen around one spinner, scoring matching arm tips.
+
+Each round a *designated leader* (chosen by lot in round 1, then moving left) must set a
+double; without one the duty passes left to the first player holding a double, and if
+nobody holds one the players draw in turn, from the designated leader, until a double turns
+up (RECORD.md: this search is not written as moves; the replay repeats it from the stock).
+That double is the round's only spinner: all four of its faces must be covered before any
+arm grows.  After every play the spinner scores 2 while a face is free, and every suit
+showing on two or more arm tips scores its exposed halves (DBG-7).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Literal
+
+from boneyard.errors import OptionError
+from boneyard.layout import Layout, Placed, Role
+from boneyard.options import DealSizes, option
+from boneyard.rules.base import (
+    Rules,
+    SetupError,
+    highest_over,
+    lowest_holders,
+    register,
+    result,
+    set_player_range,
+)
+from boneyard.rules.bergen import (
+    WinCheck,
+    check_deal_fits,
+    coming_hand,
+    doubles_held,
+    family_deal_size,
+    previous_leader,
+)
+from boneyard.state import UNTIL_PLAYABLE, Game, HandResult, HandSetup, ScoreItem
+from boneyard.tiles import Tile, double_set
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleBergenOptions:
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
+    boneyard_reserve: Literal[0, 2] = option(0, "tiles left in the boneyard that may never be drawn (DBG-3)")
+    lone_double_scores: bool = option(False, "a double at an arm tip scores 2 even when no other tip shows its suit")
+    spinner_sides_first: bool = option(False, "the spinner's two short ends open only after both long sides are taken")
+    end_scoring: Literal["winner_plus_1", "tile_penalty"] = option(
+        "winner_plus_1", "round end: the winner scores 1, or everyone loses 1 per tile left in hand (no bonus)")
+    target: int = option(100, "points to win")
+    win_check: WinCheck = option("end_of_hand", "when the target is checked: after the hand's scoring, or at once")
+
+
+@register
+class DoubleBergen(Rules):
+    """Double Bergen: a four-way spinner, then matching arm tips."""
+
+    name = "double-bergen"
+    aliases = ("double_bergen", "doublebergen")
+    title = "Double Bergen"
+    Options = DoubleBergenOptions
+    options: DoubleBergenOptions
+    draw_mode = UNTIL_PLAYABLE
+
+    def player_range(self) -> tuple[int, int]:
+        return set_player_range(self.options.set)
+
+    def configure(self) -> None:
+        opts = self.options
+        self.top = opts.set
+        self.reserve = opts.boneyard_reserve
+        if opts.target < 1:
+            raise OptionError(f"option 'target' must be at least 1, not {opts.target}")
+        self.target = opts.target
+        self.immediate_win = opts.win_check == "immediate"
+        self.hand_size = family_deal_size(self.top, self.players, opts.deal_sizes, self.name)
+        check_deal_fits(self, self.hand_size)
+
+    def tile_set(self) -> tuple[Tile, ...]:
+        return double_set(self.top)
+
+    def deal_size(self) -> int:
+        return self.hand_size
+
+    def new_layout(self) -> Layout:
+        return Layout(sides_first=self.options.spinner_sides_first)
+
+    # ------------------------------------------------------------ setting the double (DBG-4)
+    def random_leader_needed(self, game: Game) -> bool:
+        return coming_hand(game) == 1
+
+    def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
+        before = previous_leader(game)
+        if before is None:
+            assert setup.leader is not None
+            designated = setup.leader
+        else:
+            designated = self.check_leader(setup, (before + 1) % self.players)
+        for step in range(self.players):
+            seat = (designated + step) % self.players
+            doubles = doubles_held(game.hands[seat])
+            if doubles:
+                return designated, seat, frozenset(doubles)
+        seat = designated
+        while game.stock_left > self.reserve:
+            tile = game.setup_draw(seat)
+            if tile is not None and tile.is_double:
+                return designated, seat, frozenset({tile})
+            seat = (seat + 1) % self.players
+        raise SetupError("nobody holds a double and the boneyard has none left to draw: no double can be set")
+
+    # ------------------------------------------------------------ play (DBG-5, DBG-7)
+    def double_role(self, game: Game, tile: Tile, is_lead: bool) -> Role:
+        return Role.SPINNER if is_lead else Role.CROSS
+
+    def play_target(self, game: Game) -> int:
+        tiles = game.layout.tiles
+        if tiles and any(not face.child for face in tiles[0].faces):
+            return 1
+        return 0
+
+    def target_reason(self, game: Game, target: int) -> str:
+        return "all four faces of the spinner (tile 1) must be covered before any arm grows"
+
+    def tip_points(self, layout: Layout) -> int:
+        """Matching arm tips: for each suit on two or more tips, its exposed halves (DBG-7.2-3)."""
+        tips: dict[int, list[int]] = defaultdict(list)
+        for face in layout.free_faces():
+            if face.owner != 1:
+                tips[face.value].append(layout.exposed(face))
+        points = 0
+        for halves in tips.values():
+            if len(halves) >= 2:
+                points += sum(halves)
+            elif halves[0] == 2 and self.options.lone_double_scores:
+                points += 2
+        return points
+
+    def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
+        layout = game.layout
+        items: list[ScoreItem] = []
+        if any(not face.child for face in layout.tiles[0].faces):
+            items.append(ScoreItem("spinner", 2))
+        pairs = self.tip_points(layout)
+        if pairs:
+            items.append(ScoreItem("pairs", pairs))
+        return tuple(items), sum(item.points for item in items)
+
+    # ------------------------------------------------------------ round and game end (DBG-8 … DBG-10)
+    def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
+        winner = seat
+        if end != "domino":
+            lowest = lowest_holders(game)
+            winner = lowest[0] if len(lowest) == 1 else None
+        if self.options.end_scoring == "tile_penalty":
+            return result(game, end, winner, {
+                s: [ScoreItem("tiles", -len(game.hands[s]))] for s in range(game.players) if game.hands[s]
+            })
+        if winner is None:
+            return result(game, end, None)
+        return result(game, end, winner, {winner: [ScoreItem("winner", 1)]})
+
+    def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
+        return highest_over(game.scores, self.target)

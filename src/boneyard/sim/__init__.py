@@ -1,0 +1,1 @@
+"""Simulations, tournaments and statistics: computer-only games on every core."""

@@ -1,0 +1,125 @@
+"""What one seat may see: the observer every player decides from.
+
+A :class:`SeatView` exposes the seat's own hand and the public state (layout, scores, stock
+size, hand sizes, dice, the public history) and nothing else: no other hand, no stock order.
+Players get a view, never the game, so hidden information cannot leak by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from boneyard.moves import Kind, Move
+from boneyard.state import Dice, ScoreItem
+
+if TYPE_CHECKING:
+    from boneyard.layout import Layout
+    from boneyard.state import Game
+    from boneyard.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """A move as every seat saw it: a draw hides its tile, a give shows it only to the two seats."""
+
+    seat: int
+    move: Move
+    points: int
+    scoring: tuple[ScoreItem, ...]
+
+
+class SeatView:
+    """The game as seen from ``seat``."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def variant(self) -> str:
+        return self._game.rules.name
+
+    @property
+    def options(self) -> object:
+        return self._game.rules.options
+
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._game.names)
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        return tuple(self._game.hands[self.seat])
+
+    @property
+    def layout(self) -> Layout:
+        """The table (public).  Treat it as read-only."""
+        return self._game.layout
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._game.scores)
+
+    @property
+    def stock_count(self) -> int:
+        return self._game.stock_left
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(hand) for hand in self._game.hands)
+
+    @property
+    def turn(self) -> int:
+        return self._game.turn
+
+    @property
+    def direction(self) -> int:
+        return self._game.direction
+
+    @property
+    def pending(self) -> tuple[tuple[int, int], ...]:
+        return self._game.pending
+
+    @property
+    def dice(self) -> Dice | None:
+        return self._game.dice
+
+    @property
+    def hand_number(self) -> int:
+        return len(self._game.log)
+
+    @property
+    def target(self) -> int | None:
+        value = getattr(self._game.rules, "target", None)
+        return value if isinstance(value, int) else None
+
+    def history(self) -> list[PublicEvent]:
+        """The current hand's moves as this seat saw them."""
+        game = self._game
+        events = []
+        for event in game.hand.events:
+            move = event.move
+            if move.kind == Kind.GIVE and self.seat not in (event.seat, (event.seat + game.direction) % game.players):
+                move = Move(Kind.GIVE)
+            events.append(PublicEvent(event.seat, move, event.points, event.scoring))
+        return events
+
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal moves (empty when it is not this seat's turn)."""
+        game = self._game
+        return game.legal_moves() if game.turn == self.seat and game.in_hand else []
+
+    def tile_value(self, tile: Tile) -> int:
+        """What ``tile`` counts when left in a hand, under this variant."""
+        return self._game.rules.tile_value(tile)
+
+    def play_points(self, move: Move) -> tuple[tuple[ScoreItem, ...], int]:
+        """What a placement would score now (computed from the public layout only)."""
+        return self._game.play_points(move)
