@@ -176,6 +176,21 @@ def simulate(
                   f"{result['games_per_second']:.0f} games/s")
 
 
+def _register_front_ends() -> None:
+    """Commands that live with their front end (``serve`` in boneyard.web, ``tournament`` in
+    boneyard.sim): each such module has ``register(app)`` and imports its heavy extras lazily."""
+    import importlib
+    import importlib.util
+
+    for module in ("boneyard.web.cli", "boneyard.sim.cli"):
+        package = module.rpartition(".")[0]
+        if importlib.util.find_spec(package) is not None and importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).register(app)
+
+
+_register_front_ends()
+
+
 def main() -> None:
     try:
         app()

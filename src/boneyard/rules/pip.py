@@ -1,0 +1,213 @@
+"""PIP (RULES.md §8): the 70-tile double-nine special set with wild and directional tiles.
+
+Nine rounds; round *r* is started with the double *r-r* (the double-wild ``W-W`` stands in for
+it when *r-r* was not dealt).  The starter is a four-way hub whose long sides fill first; every
+other double, ``W-W`` included, opens three toes that the next three plays in the game must
+cover (``Game.pending`` keeps the owed doubles as a stack, newest last).  Wild halves match any
+number; the directional tiles skip (``S``), reverse (``R``), give another turn (``A``) or make
+the next player draw (``D``).  A player who cannot play draws one tile and passes if it does not
+fit.  Tiles left in hand count against their holder (pips; 20 + n for ``W-n``; 50 for ``W-W``;
+45 or 25 for a directional tile); the round winner takes 10 off, never going below 0, and the
+lowest total after nine rounds wins.
+
+Who is *scorekeeper* matters only when neither starter was dealt: the scorekeeper, then each
+player clockwise, draws from the stock until one appears.  That search is part of setting the
+hand up, not a move (RECORD.md); the hand's first move is the starter itself.  The hand's
+recorded ``leader`` is the scorekeeper, which chance chooses in round 1 under
+``scorekeeper="random"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from boneyard.errors import OptionError
+from boneyard.layout import Face, Layout, Placed, Role
+from boneyard.options import option
+from boneyard.rules.base import Rules, SetupError, register, result
+from boneyard.state import ONE_THEN_PASS, Game, HandResult, HandSetup, ScoreItem
+from boneyard.tiles import A, D, R, S, W, Tile, pip_set
+
+ROUNDS: Final = 9
+TOE_PLAYS: Final = 3  #: plays a PIP double is owed (PIP-11)
+WINNER_REDUCTION: Final = 10  #: taken off the round winner's total (PIP-19)
+SINGLE_WILD_BASE: Final = 20  #: a W half counts 20 in hand (PIP-18)
+DOUBLE_WILD_VALUE: Final = 50
+
+
+@dataclass(frozen=True, slots=True)
+class PipOptions:
+    open_wild_end: Literal["matches_anything", "declared_on_play"] = option(
+        "matches_anything",
+        "an outward W half takes any tile; declared_on_play (the player names its number) is not "
+        "supported: move notation has no place for the declaration")
+    letter_end: Literal["closed", "open_wild"] = option(
+        "closed", "the outward letter half of a directional tile takes no tile, or acts as an open wild end")
+    nested_double: Literal["stack", "forbid"] = option(
+        "stack", "a double played on a pending double's toe: finish the newer double first, or not allowed")
+    draw_tile_skips: bool = option(
+        False, "the player a D tile makes draw (or who is handed a tile) also loses that turn")
+    two_player_reverse_skips: bool = option(
+        False, "with 2 players an R tile lets its player go again (otherwise R changes nothing)")
+    directional_value: Literal[45, 25] = option(
+        45, "what a directional tile left in hand counts: 25 for the letter + 20 for the wild half, or 25")
+    scorekeeper: Literal["first_seat", "random"] = option(
+        "first_seat", "who starts the starter search when nobody was dealt it: seat 0, or a seat chosen by lot")
+
+
+def pip_value(tile: Tile, directional: int = 45) -> int:
+    """What ``tile`` counts when left in hand (PIP-18)."""
+    if tile.letter is not None:
+        return directional
+    if tile.high == W:
+        return DOUBLE_WILD_VALUE if tile.low == W else SINGLE_WILD_BASE + tile.low
+    return tile.pips
+
+
+def round_starter(number: int) -> Tile:
+    """The double that starts round ``number`` (1-9)."""
+    return Tile(number, number)
+
+
+@register
+class Pip(Rules):
+    """PIP: nine rounds with the 70-tile set; lowest total wins."""
+
+    name = "pip"
+    aliases = ("pip-dominoes", "special-set")
+    title = "PIP (double-nine with wild and directional tiles)"
+    Options = PipOptions
+    options: PipOptions
+    min_players = 2
+    max_players = 7
+    draw_mode = ONE_THEN_PASS
+
+    def configure(self) -> None:
+        opts = self.options
+        if opts.open_wild_end == "declared_on_play":
+            raise OptionError(
+                "option 'open_wild_end': 'declared_on_play' is not supported; a play is written J-O@k "
+                "(RECORD.md) and has no place to name the number a wild half stands for, so such a game "
+                "could not be recorded or replayed (use 'matches_anything')")
+        directional = opts.directional_value
+        self.tile_value = lambda tile: pip_value(tile, directional)
+        self.forced_draw_ends_turn = opts.draw_tile_skips
+        self.allows_play = self._no_nested_double if opts.nested_double == "forbid" else None
+
+    def tile_set(self) -> tuple[Tile, ...]:
+        return pip_set()
+
+    def deal_size(self) -> int:
+        return 15 if self.players == 2 else 9
+
+    def new_layout(self) -> Layout:
+        return Layout(sides_first=True, letter_ends_open=self.options.letter_end == "open_wild")
+
+    # ------------------------------------------------------------ setting the starter (PIP-3..7)
+    def random_leader_needed(self, game: Game) -> bool:
+        coming = len(game.log) + (0 if game.in_hand else 1)
+        return coming == 1 and self.options.scorekeeper == "random"
+
+    def scorekeeper_of(self, game: Game, setup: HandSetup) -> int:
+        """The scorekeeper: seat 0, or under ``scorekeeper="random"`` the seat chance chose in round 1."""
+        if self.options.scorekeeper == "random":
+            if game.hand.number == 1:
+                assert setup.leader is not None  # check_setup insists on it
+                return setup.leader
+            return self.check_leader(setup, game.log[0].leader)
+        return self.check_leader(setup, 0)
+
+    def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
+        keeper = self.scorekeeper_of(game, setup)
+        starter = round_starter(game.hand.number)
+        wild = Tile(W, W)
+        for candidate in (starter, wild):  # r-r has priority over W-W (PIP-6)
+            for seat, tiles in enumerate(game.hands):
+                if candidate in tiles:
+                    return keeper, seat, frozenset({candidate})
+        seat = keeper
+        while (tile := game.setup_draw(seat)) is not None:
+            if tile in (starter, wild):
+                return keeper, seat, frozenset({tile})
+            seat = (seat + 1) % self.players
+        raise SetupError(f"neither {starter} nor {wild} is in the deal or the stock")  # pragma: no cover
+
+    # ------------------------------------------------------------ play
+    def lead_value(self, game: Game, tile: Tile) -> int | None:
+        return game.hand.number if tile.high == W else None
+
+    def double_role(self, game: Game, tile: Tile, is_lead: bool) -> Role:
+        return Role.HUB if is_lead else Role.TOES
+
+    def play_target(self, game: Game) -> int:
+        return game.pending[-1][0] if game.pending else 0
+
+    def target_reason(self, game: Game, target: int) -> str:
+        owed = game.pending[-1][1]
+        double = game.layout[target].tile
+        plays = "play" if owed == 1 else f"{owed} plays"
+        return (f"a double is owed: the next {plays} must go on the toes of tile {target} ({double}), "
+                "with its number or a wild half")
+
+    def _no_nested_double(self, game: Game, tile: Tile, half: int, face: Face) -> bool:
+        """``nested_double="forbid"``: no double on the toes of a pending double."""
+        return not (tile.is_double and game.pending)
+
+    def advance(self, game: Game, seat: int, placed: Placed) -> None:
+        self._settle_doubles(game, placed)
+        letter = placed.tile.letter
+        if letter == S:
+            game.turn = game.next_seat(seat, 2)
+        elif letter == R:
+            game.direction = -game.direction
+            if game.players == 2 and self.options.two_player_reverse_skips:
+                game.turn = seat
+            else:
+                game.turn = game.next_seat(seat)
+        elif letter == A:
+            game.turn = seat
+        elif letter == D and game.stock_left > 0:
+            game.forced_draw = True
+            game.turn = game.next_seat(seat)
+        elif letter == D:
+            game.give_pending = True
+            game.turn = seat
+        else:
+            game.turn = game.next_seat(seat)
+
+    @staticmethod
+    def _settle_doubles(game: Game, placed: Placed) -> None:
+        """Count the play against the pending double it covered, and owe plays to a new double."""
+        pending = list(game.pending)
+        if pending and placed.parent == pending[-1][0]:
+            index, owed = pending.pop()
+            if owed > 1:
+                pending.append((index, owed - 1))
+        if placed.role == Role.TOES:
+            pending.append((placed.index, TOE_PLAYS))
+        game.pending = tuple(pending)
+
+    # ------------------------------------------------------------ end of round and game (PIP-17..20)
+    def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
+        points: dict[int, list[ScoreItem]] = {}
+        for player in range(game.players):
+            held = game.hand_points_of(player)
+            points[player] = [ScoreItem("hand", held)] if held else []
+        if end == "domino" and seat is not None:
+            reduction = min(WINNER_REDUCTION, game.scores[seat] + game.hand_points_of(seat))
+            if reduction:
+                points[seat].append(ScoreItem("winner", -reduction))
+        return result(game, end, seat if end == "domino" else None, points)
+
+    def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
+        if not hand_ended or game.hand.number < ROUNDS:
+            return False, None
+        winners = self.winners(game)
+        return True, winners[0] if len(winners) == 1 else None
+
+    @staticmethod
+    def winners(game: Game) -> list[int]:
+        """The seats with the lowest total (PIP-20: equal lowest totals share the win)."""
+        low = min(game.scores)
+        return [seat for seat, score in enumerate(game.scores) if score == low]
