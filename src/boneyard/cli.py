@@ -23,7 +23,8 @@ from boneyard.players.base import split_specs
 from boneyard.rules.base import VARIANTS, find_variant, make_rules
 from boneyard.state import Game
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Boneyard: domino games to play, study and simulate.")
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Boneyard: domino games to play, study and simulate.")
 
 
 def fail(message: str) -> NoReturn:
@@ -48,12 +49,13 @@ def default_save_path(variant: str) -> Path:
 
 @app.command()
 def play(
-    variant: Annotated[str | None, typer.Argument(help="block, draw, all-fives, bergen, double-bergen, flower-scorpion, pip")] = None,
+    variant: Annotated[str | None, typer.Argument(help="a variant (see `boneyard variants`)")] = None,
     players: Annotated[int, typer.Option("--players", "-n", help="number of players")] = 2,
     seed: Annotated[int | None, typer.Option(help="seed of the deal (random if omitted)")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE (repeatable)")] = None,
+    option: Annotated[list[str] | None,
+                      typer.Option("--option", "-o", help="rule option KEY=VALUE (repeatable)")] = None,
     save: Annotated[Path | None, typer.Option(help="record file, written after every move")] = None,
-    ai: Annotated[str, typer.Option(help="computer levels for the other seats, e.g. greedy or expert:time=0.5")] = "greedy",
+    ai: Annotated[str, typer.Option(help="levels for the other seats, e.g. greedy or expert:time=0.5")] = "greedy",
     resume: Annotated[Path | None, typer.Option(help="resume the game in this record file")] = None,
     web: Annotated[bool, typer.Option("--web", help="play in the browser instead")] = False,
     name: Annotated[str, typer.Option(help="your name")] = "You",
@@ -70,8 +72,10 @@ def play(
             game = record.replay(data)
             seed_value = data.get("seed") if isinstance(data.get("seed"), int) else None
             game.chance = Chance(game_seed(seed_value if seed_value is not None else 0, len(game.log)))
-            meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
-            human = meta.get("human_seat", 0) if isinstance(meta.get("human_seat", 0), int) else 0
+            meta_value = data.get("meta")
+            meta: dict[str, Any] = meta_value if isinstance(meta_value, dict) else {}
+            human_value = meta.get("human_seat", 0)
+            human = human_value if isinstance(human_value, int) and 0 <= human_value < game.players else 0
             stored = meta.get("ai", {})
             levels = [str(stored.get(str(s), "greedy")) for s in range(game.players) if s != human] \
                 if isinstance(stored, dict) else ["greedy"]
@@ -98,7 +102,7 @@ def _seat_levels(ai: str, count: int) -> list[str]:
 
 def _play_web(variant: str | None, players: int, option: list[str], ai: str) -> None:
     try:
-        from boneyard.web.server import play_in_browser
+        from boneyard.web.server import play_in_browser  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         fail("the web table needs the web extra: pip install 'boneyard[web]'")
     play_in_browser(variant, players, option, ai)
@@ -121,7 +125,7 @@ def replay(
 @app.command()
 def variants(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """List every variant with its aliases, player counts and options."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, cls in VARIANTS.items():
         low, high = cls(cls.min_players).player_range()
         rows.append({"name": name, "title": cls.title, "aliases": list(cls.aliases), "min_players": low,

@@ -100,7 +100,7 @@ def _require(mapping: dict[str, Any], key: str, kind: type | tuple[type, ...], w
     if key not in mapping:
         raise RecordError(f"{where}missing key {key!r}")
     value = mapping[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise RecordError(f"{where}{key!r} must be {_article(names)}, got {json.dumps(value)[:40]}")
     return value
@@ -271,7 +271,8 @@ def replay_text(record: dict[str, Any]) -> str:
         who = names[result.winner] if result.winner is not None else "nobody"
         lines.append(f"  {result.end}: {who} wins the hand; " + ", ".join(
             f"{names[s]} {p:+d}" for s, p in enumerate(result.hand_points) if p) + "")
-        lines.append("  Totals: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(_scores_after(game, log))))
+        totals = _scores_after(game, log)
+        lines.append("  Totals: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(totals)))
     lines.append("")
     if game.finished:
         lines.append(f"Game over: {names[game.winner] if game.winner is not None else 'a draw'} — "

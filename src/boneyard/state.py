@@ -80,6 +80,51 @@ class HandLog:
     start_scores: list[int] = field(default_factory=list)
 
 
+class _Turn(NamedTuple):
+    """The scalar state a move may change, kept for undo."""
+
+    turn: int
+    direction: int
+    passes: int
+    drawn: int
+    forced_draw: bool
+    give_pending: bool
+    pending: tuple[tuple[int, int], ...]
+    lead_tiles: frozenset[Tile] | None
+    scores: tuple[int, ...]
+    finished: bool
+    winner: int | None
+    in_hand: bool
+    result: HandResult | None
+
+
+class _Table(NamedTuple):
+    """A hand's whole position, kept when the next hand is dealt (so a deal can be undone)."""
+
+    hands: list[list[Tile]]
+    stock: list[Tile]
+    stock_pos: int
+    layout: Layout
+    turn: int
+    direction: int
+    passes: int
+    drawn: int
+    forced_draw: bool
+    give_pending: bool
+    pending: tuple[tuple[int, int], ...]
+    lead_tiles: frozenset[Tile] | None
+    dice: Dice | None
+
+
+class _Undo(NamedTuple):
+    kind: str  #: "hand", "place", "draw", "pass" or "give"
+    turn: _Turn | None = None
+    seat: int = 0
+    position: int = 0
+    receiver: int = 0
+    table: _Table | None = None
+
+
 class Game:
     """A whole game of one variant: hand after hand until the rules say it is over."""
 
@@ -109,7 +154,7 @@ class Game:
         self.lead_tiles: frozenset[Tile] | None = None
         self.dice: Dice | None = None
         self.in_hand = False
-        self._undo: list[tuple[object, ...]] = []
+        self._undo: list[_Undo] = []
 
     # ------------------------------------------------------------ properties
     @property
@@ -153,9 +198,9 @@ class Game:
         if self.in_hand:
             raise IllegalMoveError("the current hand is not over")
         self.rules.check_setup(self, setup)
-        previous = (self.hands, self.stock, self.stock_pos, self.layout, self.turn, self.direction,
-                    self.passes, self.drawn, self.forced_draw, self.give_pending, self.pending,
-                    self.lead_tiles, self.dice)
+        previous = _Table(self.hands, self.stock, self.stock_pos, self.layout, self.turn, self.direction,
+                          self.passes, self.drawn, self.forced_draw, self.give_pending, self.pending,
+                          self.lead_tiles, self.dice)
         self.hands = [list(tiles) for tiles in setup.deal]
         self.stock = list(setup.stock)
         self.stock_pos = 0
@@ -177,11 +222,11 @@ class Game:
         log.leader = leader
         self.turn = first
         self.lead_tiles = lead_tiles
-        self._undo.append(("hand", previous))
+        self._undo.append(_Undo("hand", table=previous))
         return log
 
-    def _restore(self, previous: tuple[object, ...]) -> None:
-        (self.hands, self.stock, self.stock_pos, self.layout, self.turn, self.direction,  # type: ignore[assignment]
+    def _restore(self, previous: _Table) -> None:
+        (self.hands, self.stock, self.stock_pos, self.layout, self.turn, self.direction,
          self.passes, self.drawn, self.forced_draw, self.give_pending, self.pending,
          self.lead_tiles, self.dice) = previous
         self.in_hand = False
@@ -253,10 +298,10 @@ class Game:
             raise IllegalMoveError(f"{move}: {reason}", move, reason)
         return self._apply(move)
 
-    def _snapshot(self) -> tuple[object, ...]:
-        return (self.turn, self.direction, self.passes, self.drawn, self.forced_draw, self.give_pending,
-                self.pending, self.lead_tiles, list(self.scores), self.finished, self.winner,
-                self.in_hand, self.log[-1].result)
+    def _snapshot(self) -> _Turn:
+        return _Turn(self.turn, self.direction, self.passes, self.drawn, self.forced_draw, self.give_pending,
+                     self.pending, self.lead_tiles, tuple(self.scores), self.finished, self.winner,
+                     self.in_hand, self.log[-1].result)
 
     def _apply(self, move: Move) -> Event:
         seat = self.turn
@@ -280,7 +325,7 @@ class Game:
             items, points = rules.score_play(self, seat, placed)
             self._add_points(seat, points)
             event = Event(seat, move, points, items)
-            self._undo.append(("place", snapshot, seat, position))
+            self._undo.append(_Undo("place", snapshot, seat, position))
             self.hand.events.append(event)
             if not hand:
                 self._end_hand("domino", seat)
@@ -297,16 +342,18 @@ class Game:
             hand.append(tile)
             if self.forced_draw:
                 self.forced_draw = False
+                if self.rules.forced_draw_ends_turn:
+                    self.turn = self.next_seat(seat)
             else:
                 self.drawn += 1
             self.passes = 0
             event = Event(seat, Move.draw())
-            self._undo.append(("draw", snapshot, seat))
+            self._undo.append(_Undo("draw", snapshot, seat))
         elif kind == Kind.PASS:
             self.passes = self.passes + 1 if self.drawn == 0 else 0
             self.drawn = 0
             event = Event(seat, move)
-            self._undo.append(("pass", snapshot, seat))
+            self._undo.append(_Undo("pass", snapshot, seat))
             if self.passes >= self.players:
                 self.hand.events.append(event)
                 self._end_hand("blocked", None)
@@ -321,9 +368,13 @@ class Game:
             self.hands[receiver].append(tile)
             self.give_pending = False
             self.passes = self.drawn = 0
-            self.turn = receiver
+            self.turn = self.next_seat(receiver) if self.rules.forced_draw_ends_turn else receiver
             event = Event(seat, move)
-            self._undo.append(("give", snapshot, seat, position, receiver))
+            self._undo.append(_Undo("give", snapshot, seat, position, receiver))
+            if not hand:  # the giver handed over his last tile: he is out, as if he had played it
+                self.hand.events.append(event)
+                self._end_hand("domino", seat)
+                return event
         self.hand.events.append(event)
         return event
 
@@ -357,34 +408,27 @@ class Game:
         if not self._undo:
             raise IllegalMoveError("there is nothing to undo")
         entry = self._undo.pop()
-        if entry[0] == "hand":
+        if entry.kind == "hand":
             self.log.pop()
-            previous = entry[1]
-            assert isinstance(previous, tuple)
-            self._restore(previous)
+            assert entry.table is not None
+            self._restore(entry.table)
             return None
-        snapshot = entry[1]
+        assert entry.turn is not None
         (self.turn, self.direction, self.passes, self.drawn, self.forced_draw, self.give_pending,
          self.pending, self.lead_tiles, scores, self.finished, self.winner, self.in_hand,
-         self.log[-1].result) = snapshot  # type: ignore[assignment]
-        self.scores = list(scores)  # type: ignore[call-overload]
-        seat = entry[2]
-        assert isinstance(seat, int)
+         self.log[-1].result) = entry.turn
+        self.scores = list(scores)
+        seat = entry.seat
         event = self.hand.events.pop()
-        kind = entry[0]
-        if kind == "place":
+        if entry.kind == "place":
             placed = self.layout.pop()
-            position = entry[3]
-            assert isinstance(position, int)
-            self.hands[seat].insert(position, placed.tile)
-        elif kind == "draw":
+            self.hands[seat].insert(entry.position, placed.tile)
+        elif entry.kind == "draw":
             self.hands[seat].pop()
             self.stock_pos -= 1
-        elif kind == "give":
-            position, receiver = entry[3], entry[4]
-            assert isinstance(position, int) and isinstance(receiver, int)
-            tile = self.hands[receiver].pop()
-            self.hands[seat].insert(position, tile)
+        elif entry.kind == "give":
+            tile = self.hands[entry.receiver].pop()
+            self.hands[seat].insert(entry.position, tile)
         return event.move
 
     # ------------------------------------------------------------ explanations

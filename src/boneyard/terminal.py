@@ -169,8 +169,8 @@ class TerminalSession:
                 self.console.print(HELP)
                 continue
             if lower in ("h", "hint"):
-                move, reason = hint(self.view)
-                self.console.print(f"Hint: {move} — {reason}", style="cyan")
+                advice, reason = hint(self.view)
+                self.console.print(f"Hint: {advice} — {reason}", style="cyan")
                 continue
             if lower in ("u", "undo"):
                 if self.undo():
@@ -180,11 +180,11 @@ class TerminalSession:
                 self.save()
                 self.console.print(f"Saved to {self.save_path}")
                 continue
-            move = self.parse_answer(answer, moves)
-            if move is None:
+            chosen = self.parse_answer(answer, moves)
+            if chosen is None:
                 continue
             try:
-                self.say_event(game.apply(move))
+                self.say_event(game.apply(chosen))
             except IllegalMoveError as error:
                 self.console.print(f"Not allowed: {error}", style="red")
                 continue

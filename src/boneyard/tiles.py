@@ -51,7 +51,7 @@ def is_number(half: int) -> bool:
 class Tile:
     """One domino.  ``high`` is the canonical first half, ``low`` the second."""
 
-    __slots__ = ("high", "low", "pips", "is_double", "index", "_text", "__weakref__")
+    __slots__ = ("__weakref__", "_text", "high", "index", "is_double", "low", "pips")
 
     high: int
     low: int

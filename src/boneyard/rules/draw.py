@@ -7,9 +7,9 @@ from typing import Literal
 
 from boneyard.layout import FaceKind
 from boneyard.options import DealSizes, option
-from boneyard.rules.base import register
+from boneyard.rules.base import Rules, register
 from boneyard.rules.block import Block, BlockedScore, FirstLead
-from boneyard.state import UNTIL_PLAYABLE, Game
+from boneyard.state import UNTIL_PLAYABLE, Game, HandSetup
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class Draw(Block):
 
     name = "draw"
     title = "Draw dominoes"
-    Options = DrawOptions
+    Options = DrawOptions  # type: ignore[assignment]
     options: DrawOptions  # type: ignore[assignment]
     draw_mode = UNTIL_PLAYABLE
 
@@ -45,8 +45,9 @@ class Draw(Block):
         self.reserve = self.options.boneyard_reserve
         self.voluntary_draw = self.options.allow_voluntary_draw
 
-    def check_setup(self, game: Game, setup: object) -> None:  # type: ignore[override]
-        super(Block, self).check_setup(game, setup)  # type: ignore[arg-type]
+    def check_setup(self, game: Game, setup: HandSetup) -> None:
+        # a partnership Draw game may keep a stock (Block's check forbids one)
+        Rules.check_setup(self, game, setup)
 
     def dead_layout(self, game: Game) -> bool:
         if not self.options.end_on_dead_layout:
