@@ -1,0 +1,287 @@
+"""Flower & Scorpion (RULES.md §7): the worked examples, every option, and whole seeded games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boneyard import Game, HandSetup, Move, OptionError, Tile, find_variant, make_rules, new_game, record
+from boneyard.rules.base import Rules, SetupError
+from boneyard.rules.flower_scorpion import pairings
+from boneyard.state import Dice, Event
+
+T = Tile.parse
+DICE = Dice((3, 5), (2, 6))  # Flower {3,5}, Scorpion {2,6}, as in the rulebook's examples
+
+
+def setup_for(rules: Rules, hands: list[str], dice: Dice | None = DICE, leader: int | None = 0) -> HandSetup:
+    """A deal that gives each seat the named tiles, filled up with spare non-doubles first."""
+    hands = hands + [""] * (rules.players - len(hands))
+    wanted = [[T(text) for text in hand.split()] for hand in hands]
+    used = {tile for tiles in wanted for tile in tiles}
+    spare = sorted((t for t in rules.tile_set() if t not in used), key=lambda t: (t.is_double, t.index))
+    deal = []
+    for tiles in wanted:
+        while len(tiles) < rules.deal_size():
+            tiles.append(spare.pop(0))
+        deal.append(tiles)
+    return HandSetup(deal, spare, leader, dice)
+
+
+def start(hands: list[str], dice: Dice = DICE, players: int = 2, leader: int = 0, **options: object) -> Game:
+    rules = make_rules("flower-scorpion", players, options)
+    game = Game(rules)
+    game.start_hand(setup_for(rules, hands, dice, leader))
+    return game
+
+
+def play(game: Game, *moves: str) -> list[Event]:
+    return [game.apply(Move.parse(text)) for text in moves]
+
+
+def items(event: Event) -> dict[str, int]:
+    return {item.name: item.points for item in event.scoring}
+
+
+def blocked(game: Game, hands: list[str]) -> tuple[int | None, list[int]]:
+    """Judge a blocked round with the given hands left (as the rulebook states the example)."""
+    game.hands = [[T(text) for text in hand.split()] for hand in hands]
+    outcome = game.rules.end_hand(game, "blocked", None)
+    return outcome.winner, outcome.hand_points
+
+
+# ---------------------------------------------------------------- worked examples
+def test_fs_example_1_long_flower() -> None:
+    game = start(["3-4 3-5", "4-5"])
+    lead, event = play(game, "3-4", "4-5@1")
+    assert lead.points == 0
+    assert items(event) == {"long-flower": 1} and event.points == 1
+
+
+def test_fs_example_2_dual_and_short_flower() -> None:
+    game = start(["3-4 3-5", "4-5"])
+    play(game, "3-4", "4-5@1")
+    event = play(game, "3-5@1")[0]  # ends 5 | 5
+    assert items(event) == {"dual": 2, "short-flower": 1} and event.points == 3
+
+
+def test_fs_example_3_long_flower_with_a_double_end() -> None:
+    game = start(["4-5 3-3", "4-3"])
+    play(game, "4-5", "4-3@1")
+    event = play(game, "3-3@2")[0]  # ends [3-3] | 5
+    assert items(event) == {"long-flower": 2} and event.points == 2
+
+
+def test_fs_example_4_dual_with_short_scorpion() -> None:
+    game = start(["6-4 6-2", "4-2"])
+    play(game, "6-4")
+    assert items(play(game, "4-2@1")[0]) == {"long-scorpion": -1}  # ends 6 | 2
+    event = play(game, "6-2@1")[0]  # ends 2 | 2
+    assert items(event) == {"dual": 2, "short-scorpion": -1} and event.points == 1
+
+
+def test_fs_example_5_double_flower() -> None:
+    game = start(["4-1 0-4", "1-0 4-4"], Dice((4, 4), (2, 6)))
+    play(game, "4-1", "1-0@1")
+    first = play(game, "0-4@2")[0]  # ends 4 | 4
+    assert items(first) == {"dual": 2, "long-flower": 1} and first.points == 3
+    second = play(game, "4-4@1")[0]  # ends [4-4] | 4
+    assert items(second) == {"plural": 3, "short-flower": 1, "long-flower": 2} and second.points == 6
+
+
+def test_fs_example_6_double_scorpion() -> None:
+    game = start(["6-1 2-6", "1-2 6-6"], Dice((3, 5), (6, 6)))
+    play(game, "6-1", "1-2@1")
+    suppressed = play(game, "2-6@2")[0]  # ends 6 | 6: no dual in the scorpion's number
+    assert items(suppressed) == {"long-scorpion": -1}
+    game.scores[1] = 5
+    event = play(game, "6-6@1")[0]  # ends [6-6] | 6
+    assert items(event) == {"short-scorpion": -1, "long-scorpion": -2} and event.points == -3
+    assert game.scores[1] == 2
+
+
+def test_fs_example_7_lead_doubles() -> None:
+    flower = play(start(["2-2"], Dice((2, 2), (3, 5))), "2-2")[0]
+    assert items(flower) == {"dual": 2, "short-flower": 1, "long-flower": 1} and flower.points == 4
+    scorpion = play(start(["5-5"], Dice((3, 4), (5, 5)), score_floor=None), "5-5")[0]
+    assert items(scorpion) == {"short-scorpion": -1, "long-scorpion": -1} and scorpion.points == -2
+
+
+def test_fs_example_8_both_ends_doubles() -> None:
+    game = start(["2-1 1-5", "2-2 5-5"], Dice((2, 5), (6, 4)))
+    play(game, "2-1", "2-2@1")
+    assert items(play(game, "1-5@1")[0]) == {"long-flower": 2}  # ends [2-2] | 5
+    event = play(game, "5-5@3")[0]  # ends [2-2] | [5-5]
+    assert items(event) == {"long-flower": 4} and event.points == 4
+
+
+def test_fs_example_9_flower_and_scorpion_together() -> None:
+    game = start(["1-4 3-3", "4-3"], Dice((1, 3), (3, 3)))
+    play(game, "1-4", "4-3@1")
+    event = play(game, "3-3@2")[0]  # ends 1 | [3-3]
+    assert items(event) == {"long-flower": 2, "short-scorpion": -1} and event.points == 1
+
+
+def test_fs_example_10_cancelled_dice() -> None:
+    event = play(start(["1-4"], Dice((1, 4), (4, 1))), "1-4")[0]  # ends 1 | 4
+    assert event.scoring == () and event.points == 0
+    # duals and plurals still count in a cancelled round, even in a double scorpion's number
+    double = play(start(["6-6"], Dice((6, 6), (6, 6))), "6-6")[0]
+    assert items(double) == {"dual": 2}
+
+
+def test_fs_example_11_score_floor() -> None:
+    game = start(["2-1", "2-6"])
+    event = play(game, "2-1", "2-6@1")[1]  # ends 6 | 1
+    assert items(event) == {"short-scorpion": -1}
+    assert event.points == 0 and game.scores[1] == 0
+
+
+def test_fs_example_12_blocked_round() -> None:
+    game = start(["3-5"], players=3)
+    assert blocked(game, ["2-6 0-0", "1-1 4-4", "0-3"]) == (0, [2, 0, 0])  # the Scorpion tile
+    assert blocked(game, ["6-5 0-0", "1-1 4-4", "0-3"]) == (0, [2, 0, 0])  # the lowest double
+    assert blocked(game, ["6-5", "4-1", "0-3"]) == (None, [0, 0, 0])
+    assert blocked(game, ["6-5 1-1", "5-3 0-0", "0-3"]) == (1, [0, 2, 0])  # the Flower tile comes first
+
+
+# ---------------------------------------------------------------- set-up: caravan master and dice
+def test_caravan_master_leads_and_rotates() -> None:
+    rules = make_rules("flower-scorpion", 3, {"deal_sizes": 1})
+    game = Game(rules)
+    with pytest.raises(SetupError, match="needs a leader"):
+        game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=None))
+    game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=1))
+    assert game.turn == 1 and game.lead_tiles is None
+    play(game, "2-0")  # a domino
+    with pytest.raises(SetupError, match="differs"):
+        game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=1))
+    game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=None))
+    assert (game.hand.leader, game.turn) == (2, 2)
+
+
+def test_dice_are_required_and_checked() -> None:
+    rules = make_rules("flower-scorpion", 2)
+    with pytest.raises(SetupError, match="needs dice"):
+        Game(rules).start_hand(setup_for(rules, [], dice=None))
+    with pytest.raises(SetupError, match="flower"):
+        Game(rules).start_hand(setup_for(rules, [], dice=Dice((7, 1), (2, 3))))
+    with pytest.raises(SetupError, match="scorpion"):
+        Game(rules).start_hand(setup_for(rules, [], dice=Dice((6, 1), (2,))))  # type: ignore[arg-type]
+    game = new_game("flower-scorpion", players=3, seed=5)
+    assert game.dice is not None and all(1 <= face <= 6 for face in game.dice.flower + game.dice.scorpion)
+    assert find_variant("flower-and-scorpion") is type(game.rules)
+
+
+# ---------------------------------------------------------------- options
+@pytest.mark.parametrize("bonus", [2, 1])
+def test_option_winner_bonus(bonus: int) -> None:
+    game = start(["1-0"], deal_sizes=1, winner_bonus=bonus)
+    play(game, "1-0")
+    assert game.hand.result is not None and game.hand.result.hand_points == [bonus, 0]
+    assert [item.name for item in game.hand.result.scoring[0]] == ["winner"]
+
+
+def test_option_long_pairs() -> None:
+    game = start(["4-1 0-4", "1-0 4-4"], Dice((4, 4), (2, 6)), long_pairs="all_pairs")
+    play(game, "4-1", "1-0@1", "0-4@2")
+    event = play(game, "4-4@1")[0]  # ends [4-4] | 4: three pairs of 4s
+    assert items(event) == {"plural": 3, "short-flower": 1, "long-flower": 3}
+    four_four = T("4-4")
+    assert pairings([(4, 2), (5, 1)], four_four, "cross") == 0
+    assert pairings([(4, 2), (5, 1)], four_four, "all_pairs") == 1  # the pair inside the double
+    assert pairings([(4, 1), (4, 1)], four_four, "cross") == pairings([(4, 1), (4, 1)], four_four, "all_pairs") == 1
+    assert pairings([(2, 2), (5, 2)], T("5-2"), "all_pairs") == 4
+
+
+def test_option_lead_tile() -> None:
+    game = start(["2-2 5-5 6-1"], lead_tile="heaviest_double_in_hand")
+    assert game.legal_moves() == [Move.lead(T("5-5"))]
+    game = start(["6-1"], lead_tile="heaviest_double_in_hand")  # no double: any tile
+    assert len(game.legal_moves()) == 6
+    assert len(start(["2-2 5-5 6-1"]).legal_moves()) == 6
+
+
+def test_option_double_scorpion_blocks_dual() -> None:
+    game = start(["6-1 2-6", "1-2 6-6"], Dice((3, 5), (6, 6)), double_scorpion_blocks_dual="only_when_tile_played")
+    play(game, "6-1", "1-2@1")
+    assert items(play(game, "2-6@2")[0]) == {"dual": 2, "long-scorpion": -1}
+    assert items(play(game, "6-6@1")[0]) == {"short-scorpion": -1, "long-scorpion": -2}
+
+
+def test_option_cancel_affects_block() -> None:
+    hands = ["5-3 6-6", "0-0"]
+    assert blocked(start(["0-0"], Dice((3, 5), (5, 3))), hands)[0] == 0  # default: the Flower tile still wins
+    assert blocked(start(["0-0"], Dice((3, 5), (5, 3)), cancel_affects_block=True), hands)[0] == 1
+    assert blocked(start(["0-0"], cancel_affects_block=True), hands)[0] == 0  # dice not cancelled
+
+
+def test_option_lowest_double_mode() -> None:
+    hands = ["0-0 6-5", "3-3", "6-1"]
+    assert blocked(start(["1-0"], players=3), hands)[0] == 0
+    assert blocked(start(["1-0"], players=3, lowest_double_mode="lowest_total_with_double"), hands)[0] == 1
+    tie = start(["1-0"], players=3, lowest_double_mode="lowest_total_with_double")
+    assert blocked(tie, ["3-3", "2-2 1-1", "6-1"])[0] is None
+
+
+def test_option_score_floor() -> None:
+    game = start(["2-1", "2-6"], score_floor=None)
+    event = play(game, "2-1", "2-6@1")[1]
+    assert event.points == -1 and game.scores[1] == -1
+    game = start(["2-1", "2-6"])
+    game.scores[1] = 1
+    play(game, "2-1", "2-6@1")
+    assert game.scores[1] == 0
+    with pytest.raises(OptionError):
+        make_rules("flower-scorpion", 2, {"score_floor": 5})
+    assert make_rules("flower-scorpion", 2, {"score_floor": "none"}).options.score_floor is None
+
+
+@pytest.mark.parametrize("check", ["end_of_hand", "immediate"])
+def test_option_target_and_win_check(check: str) -> None:
+    game = start(["3-4 3-5", "4-5"], target=12, win_check=check)
+    game.scores[1] = 11
+    play(game, "3-4", "4-5@1")  # long flower: 12
+    assert game.finished is (check == "immediate")
+    assert make_rules("flower-scorpion", 2).target == 20  # type: ignore[attr-defined]
+
+
+def test_option_deal_sizes_and_the_fixed_set() -> None:
+    assert [make_rules("flower-scorpion", n).deal_size() for n in (2, 3, 4)] == [6, 6, 5]
+    assert make_rules("flower-scorpion", 4, {"deal_sizes": "7/6/6"}).deal_size() == 6
+    assert len(make_rules("flower-scorpion", 2).tile_set()) == 28
+    with pytest.raises(OptionError, match="set"):
+        make_rules("flower-scorpion", 2, {"set": 9})
+
+
+# ---------------------------------------------------------------- whole games
+def check_game(game: Game, rng: random.Random) -> None:
+    full = sorted(game.rules.tile_set())
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+        game.apply(rng.choice(game.legal_moves()))
+        assert sorted(game.all_tiles()) == full
+        assert min(game.scores) >= 0
+    for seat in range(game.players):
+        events = sum(e.points for hand in game.log for e in hand.events if e.seat == seat)
+        hands = sum(hand.result.hand_points[seat] for hand in game.log if hand.result)
+        assert game.scores[seat] == events + hands
+    replayed = record.replay(record.loads(record.dumps(record.to_record(game))))
+    assert (replayed.scores, replayed.winner) == (game.scores, game.winner)
+    assert game.winner is not None and game.scores[game.winner] >= 20
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_whole_games(players: int, seed: int) -> None:
+    check_game(new_game("flower-scorpion", players=players, seed=seed), random.Random(seed))
+
+
+@pytest.mark.parametrize("options", [{"long_pairs": "all_pairs", "lead_tile": "heaviest_double_in_hand"},
+                                     {"win_check": "immediate", "winner_bonus": 1,
+                                      "lowest_double_mode": "lowest_total_with_double"}])
+def test_whole_games_with_options(options: dict[str, object]) -> None:
+    for seed in range(3):
+        check_game(new_game("flower-scorpion", players=3, seed=seed, options=options), random.Random(seed))
