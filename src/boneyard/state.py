@@ -465,7 +465,9 @@ class Game:
             target = self.rules.play_target(self)
             if target and target != move.target:
                 return f"{self.rules.target_reason(self, target)}"
-            return f"not allowed here (legal: {options})"
+            assert move.tile is not None
+            refusal = self.rules.refusal_reason(self, move.tile, move.half, move.target)
+            return refusal or f"not allowed here (legal: {options})"
         if move.kind == Kind.DRAW:
             if legal and legal[0].kind == Kind.PLAY:
                 return f"seat {seat} can play ({options}) and must play"

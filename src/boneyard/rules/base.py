@@ -60,6 +60,8 @@ class Rules:
     reserve: int = 0
     voluntary_draw: bool = False
     immediate_win: bool = False
+    #: the player a forced draw (PIP's D tile) or a given tile reaches loses the rest of that turn
+    forced_draw_ends_turn: bool = False
     allows_play: Callable[[Game, Tile, int, Face], bool] | None = None
     tile_value: Callable[[Tile], int] = staticmethod(lambda tile: tile.pips)
 
@@ -157,6 +159,10 @@ class Rules:
 
     def target_reason(self, game: Game, target: int) -> str:
         return f"every play must join tile {target} now"
+
+    def refusal_reason(self, game: Game, tile: Tile, half: int, target: int) -> str | None:
+        """Why ``allows_play`` refuses joining ``tile`` by ``half`` to tile ``target`` (None: no reason)."""
+        return None
 
     def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
         """The scoring items of a placement and the change to the player's score."""

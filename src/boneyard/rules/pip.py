@@ -10,11 +10,11 @@ fit.  Tiles left in hand count against their holder (pips; 20 + n for ``W-n``; 5
 45 or 25 for a directional tile); the round winner takes 10 off, never going below 0, and the
 lowest total after nine rounds wins.
 
-Who is *scorekeeper* matters only when neither starter was dealt: the scorekeeper, then each
-player clockwise, draws from the stock until one appears.  That search is part of setting the
-hand up, not a move (RECORD.md); the hand's first move is the starter itself.  The hand's
-recorded ``leader`` is the scorekeeper, which chance chooses in round 1 under
-``scorekeeper="random"``.
+The scorekeeper is seat 0 (who sits there is the players' choice).  It matters only when neither
+starter was dealt: the scorekeeper, then each player clockwise, draws from the stock until one
+appears.  That search is part of setting the hand up, not a move (RECORD.md); the hand's first
+move is the starter itself, and the hand's ``leader`` is the seat that places it — determined
+by the deal and the stock, never by chance.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import option
 from boneyard.rules.base import Rules, SetupError, register, result
 from boneyard.state import ONE_THEN_PASS, Game, HandResult, HandSetup, ScoreItem
-from boneyard.tiles import A, D, R, S, W, Tile, pip_set
+from boneyard.tiles import A, D, R, S, Tile, W, pip_set
 
 ROUNDS: Final = 9
 TOE_PLAYS: Final = 3  #: plays a PIP double is owed (PIP-11)
@@ -52,8 +52,9 @@ class PipOptions:
         False, "with 2 players an R tile lets its player go again (otherwise R changes nothing)")
     directional_value: Literal[45, 25] = option(
         45, "what a directional tile left in hand counts: 25 for the letter + 20 for the wild half, or 25")
-    scorekeeper: Literal["first_seat", "random"] = option(
-        "first_seat", "who starts the starter search when nobody was dealt it: seat 0, or a seat chosen by lot")
+
+
+SCOREKEEPER: Final = 0  #: the seat that starts the starter search (PIP-3)
 
 
 def pip_value(tile: Tile, directional: int = 45) -> int:
@@ -75,7 +76,7 @@ class Pip(Rules):
     """PIP: nine rounds with the 70-tile set; lowest total wins."""
 
     name = "pip"
-    aliases = ("pip-dominoes", "special-set")
+    aliases = ("pip-dominoes",)
     title = "PIP (double-nine with wild and directional tiles)"
     Options = PipOptions
     options: PipOptions
@@ -105,31 +106,19 @@ class Pip(Rules):
         return Layout(sides_first=True, letter_ends_open=self.options.letter_end == "open_wild")
 
     # ------------------------------------------------------------ setting the starter (PIP-3..7)
-    def random_leader_needed(self, game: Game) -> bool:
-        coming = len(game.log) + (0 if game.in_hand else 1)
-        return coming == 1 and self.options.scorekeeper == "random"
-
-    def scorekeeper_of(self, game: Game, setup: HandSetup) -> int:
-        """The scorekeeper: seat 0, or under ``scorekeeper="random"`` the seat chance chose in round 1."""
-        if self.options.scorekeeper == "random":
-            if game.hand.number == 1:
-                assert setup.leader is not None  # check_setup insists on it
-                return setup.leader
-            return self.check_leader(setup, game.log[0].leader)
-        return self.check_leader(setup, 0)
-
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
-        keeper = self.scorekeeper_of(game, setup)
         starter = round_starter(game.hand.number)
         wild = Tile(W, W)
         for candidate in (starter, wild):  # r-r has priority over W-W (PIP-6)
             for seat, tiles in enumerate(game.hands):
                 if candidate in tiles:
-                    return keeper, seat, frozenset({candidate})
-        seat = keeper
+                    self.check_leader(setup, seat)
+                    return seat, seat, frozenset({candidate})
+        seat = SCOREKEEPER
         while (tile := game.setup_draw(seat)) is not None:
             if tile in (starter, wild):
-                return keeper, seat, frozenset({tile})
+                self.check_leader(setup, seat)
+                return seat, seat, frozenset({tile})
             seat = (seat + 1) % self.players
         raise SetupError(f"neither {starter} nor {wild} is in the deal or the stock")  # pragma: no cover
 
@@ -153,6 +142,12 @@ class Pip(Rules):
     def _no_nested_double(self, game: Game, tile: Tile, half: int, face: Face) -> bool:
         """``nested_double="forbid"``: no double on the toes of a pending double."""
         return not (tile.is_double and game.pending)
+
+    def refusal_reason(self, game: Game, tile: Tile, half: int, target: int) -> str | None:
+        if self.allows_play is not None and tile.is_double and game.pending:
+            return (f"a double may not be played on the toes of a pending double (tile {target}, "
+                    f"{game.layout[target].tile}) under nested_double=forbid")
+        return None
 
     def advance(self, game: Game, seat: int, placed: Placed) -> None:
         self._settle_doubles(game, placed)
