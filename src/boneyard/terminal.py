@@ -93,12 +93,37 @@ class TerminalSession:
         return Panel(body, title=game.rules.title, border_style="green")
 
     def say_event(self, event: Event) -> None:
-        name = self.game.names[event.seat]
-        text = f"{name}: {describe_move(event.move, self.game.layout) if event.move.kind != Kind.PLAY else event.move}"
+        game = self.game
+        name = game.names[event.seat]
+        move = event.move
+        text = f"{name}: {describe_move(move, game.layout) if move.kind != Kind.PLAY else move}"
         if event.scoring:
-            parts = ", ".join(f"{item.name} {item.points:+d}" for item in event.scoring)
+            parts = ", ".join(f"{item.name.replace('-', ' ')} {item.points:+d}" for item in event.scoring)
             text += f"  —  {parts} = {event.points:+d}"
         self.console.print(text, style="yellow" if event.scoring else "")
+        effect = self.directional_effect(event)
+        if effect:
+            self.console.print(f"  {effect}", style="bold magenta")
+
+    def directional_effect(self, event: Event) -> str | None:
+        """PIP's S, R, A and D tiles, said as they take effect."""
+        game = self.game
+        tile = event.move.tile
+        if tile is None or tile.letter is None or not event.move.is_placement or not game.in_hand:
+            return None
+        names = game.names
+        letter = str(tile).split("-")[0]
+        following = names[game.next_seat(event.seat)] if game.players > 1 else ""
+        if letter == "S":
+            return f"Skip: {names[(event.seat + game.direction) % game.players]} loses a turn"
+        if letter == "R":
+            way = "clockwise" if game.direction > 0 else "counter-clockwise"
+            return f"Reverse: play now goes {way}"
+        if letter == "A":
+            return f"Again: {names[event.seat]} plays again"
+        if game.give_pending:
+            return f"Draw: the stock is empty, so {names[event.seat]} gives {following} a tile"
+        return f"Draw: {following} must draw a tile"
 
     def say_hand_end(self) -> None:
         game = self.game
