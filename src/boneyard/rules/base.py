@@ -60,6 +60,8 @@ class Rules:
     reserve: int = 0
     voluntary_draw: bool = False
     immediate_win: bool = False
+    #: the lowest total wins the game (PIP): score additions are bad news for their seat
+    lower_score_wins: ClassVar[bool] = False
     #: the player a forced draw (PIP's D tile) or a given tile reaches loses the rest of that turn
     forced_draw_ends_turn: bool = False
     allows_play: Callable[[Game, Tile, int, Face], bool] | None = None

@@ -83,6 +83,7 @@ class Pip(Rules):
     min_players = 2
     max_players = 7
     draw_mode = ONE_THEN_PASS
+    lower_score_wins = True
 
     def configure(self) -> None:
         opts = self.options

@@ -1,0 +1,124 @@
+"""A Gymnasium environment: one seat of a game against built-in computer opponents.
+
+The learner plays ``seat`` (0 by default); the other seats are computer levels given by spec
+(``"random"``, ``"greedy"``, ``"expert:time=0.1"``; one spec for all, or one per other seat).
+Observations and actions are those of :mod:`boneyard.env.encoding`; the observation is a dict
+with the ``observation`` vector and the ``action_mask``, which ``info["action_mask"]`` repeats.
+The reward of a step is the learner's reward (see :mod:`boneyard.env.aec`) from its move and the
+opponents' moves up to its next turn.
+
+An action that is not legal now changes nothing: under ``illegal="penalty"`` (the default) it
+costs ``illegal_penalty`` and ``info["illegal"]`` is true; under ``illegal="raise"`` it raises
+:class:`~boneyard.errors.IllegalMoveError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, SupportsFloat
+
+import gymnasium
+import numpy as np
+
+from boneyard.env.aec import DominoEnv, RewardMode
+from boneyard.errors import IllegalMoveError, OptionError
+from boneyard.players.base import Player, make_player, split_specs
+
+
+class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
+    """One learner seat against computer opponents, as a Gymnasium environment."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (Gymnasium declares it an instance variable)
+
+    def __init__(self, variant: str = "all-fives", players: int = 2, *, opponents: str | Sequence[str] = "random",
+                 seat: int = 0, options: Mapping[str, object] | None = None, seed: int | None = None,
+                 reward: RewardMode = "score", illegal: Literal["penalty", "raise"] = "penalty",
+                 illegal_penalty: float = 1.0, max_moves: int | None = None,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.game_env = DominoEnv(variant, players, options=options, seed=seed, reward=reward,
+                                  max_moves=max_moves, render_mode="ansi" if render_mode else None)
+        if not 0 <= seat < players:
+            raise OptionError(f"seat {seat} is not a seat of a {players}-player game (0-{players - 1})")
+        if illegal not in ("penalty", "raise"):
+            raise OptionError(f"illegal {illegal!r} is not 'penalty' or 'raise'")
+        specs = split_specs(opponents) if isinstance(opponents, str) else list(opponents)
+        if not specs:
+            raise OptionError("name at least one opponent level, e.g. opponents='random'")
+        self.opponent_specs = [specs[min(i, len(specs) - 1)] for i in range(players - 1)]
+        for spec in set(self.opponent_specs):
+            make_player(spec)
+        self.seat = seat
+        self.agent = self.game_env.possible_agents[seat]
+        self.illegal = illegal
+        self.illegal_penalty = illegal_penalty
+        self.render_mode = render_mode
+        self.observation_space = self.game_env.observation_space(self.agent)
+        self.action_space = self.game_env.action_space(self.agent)
+        self.opponents: dict[int, Player] = {}
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.game_env.reset(seed=seed)
+        game = self.game_env.game
+        assert game is not None and game.chance is not None
+        others = [s for s in range(self.game_env.players) if s != self.seat]
+        self.opponents = {other: make_player(spec, seed=game.chance.seed + 101 * other)
+                          for other, spec in zip(others, self.opponent_specs, strict=True)}
+        reward = self._play_opponents()
+        del reward  # nothing is owed before the learner's first move
+        return self._observation(), self._info()
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        return self.game_env.observe(self.agent)
+
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.game_env.action_mask(self.agent), "illegal": illegal}
+        if self._over():
+            game = self.game_env.game
+            assert game is not None
+            info.update(winner=game.winner, scores=list(game.scores))
+        return info
+
+    def _over(self) -> bool:
+        env = self.game_env
+        return env.terminations[self.agent] or env.truncations[self.agent]
+
+    def _play_opponents(self) -> float:
+        """Let the opponents move until the learner is on turn or the game ends; the learner's reward."""
+        env = self.game_env
+        total = 0.0
+        while not self._over() and env.agent_selection != self.agent:
+            seat = env.seat
+            move = self.opponents[seat].choose(env.views[seat])
+            env.step(env.codec.encode(move, _owners(env)))
+            total += env.rewards.get(self.agent, 0.0)
+        return total
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
+        env = self.game_env
+        if self._over():
+            raise IllegalMoveError("the game is over; call reset()")
+        mask = env.action_mask(self.agent)
+        if not 0 <= int(action) < mask.size or not mask[int(action)]:
+            if self.illegal == "raise":
+                move = env.codec.describe(int(action)) if 0 <= int(action) < mask.size else str(action)
+                legal = ", ".join(str(m) for m in env.legal_moves(self.agent)[:8])
+                raise IllegalMoveError(f"action {int(action)} ({move}) is not legal now (legal: {legal})")
+            return self._observation(), -self.illegal_penalty, False, False, self._info(illegal=True)
+        env.step(int(action))
+        reward = env.rewards.get(self.agent, 0.0) + self._play_opponents()
+        terminated = env.terminations[self.agent]
+        truncated = env.truncations[self.agent] and not terminated
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        return self.game_env.render() if self.render_mode == "ansi" else None
+
+
+def _owners(env: DominoEnv) -> list[int]:
+    from boneyard.env.encoding import slot_owners
+
+    assert env.game is not None
+    return slot_owners(env.game.layout)

@@ -1,0 +1,125 @@
+"""``boneyard tournament``: the command-line front end of :mod:`boneyard.sim.tournament`.
+
+``boneyard.cli`` calls :func:`register` when this module exists; matplotlib, numpy and Ray are
+imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from boneyard.errors import BoneyardError
+from boneyard.options import non_defaults, parse_assignments
+from boneyard.rules.base import find_variant
+
+
+def _fmt(value: object, digits: int = 1) -> str:
+    if isinstance(value, float):
+        return "—" if not math.isfinite(value) else f"{value:.{digits}f}"
+    return str(value)
+
+
+def print_report(result: dict[str, Any], console: Console) -> None:
+    """The win-rate table, the ratings and where the files went."""
+    settings = result["settings"]
+    title = (f"{settings['variant']} {settings['format']}, {settings['seats']} seats, "
+             f"{result['games_played']} games, seed {settings['seed']}"
+             f"{', duplicate deals' if settings['duplicate'] else ''}")
+    table = Table(title=title, title_justify="left")
+    for column in ("player", "games", "wins", "draws", "win rate", "95% interval", "mean score"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for row in result["table"]:
+        table.add_row(row["player"], str(row["games"]), str(row["wins"]), str(row["draws"]),
+                      f"{row['win_rate']:.1%}", f"{row['win_rate_low']:.1%} – {row['win_rate_high']:.1%}",
+                      _fmt(row["mean_score"]))
+    console.print(table)
+    ratings = Table(title=f"ratings ({result['rating_method']}, Elo scale, 95% bootstrap interval)",
+                    title_justify="left")
+    for column in ("rank", "player", "rating", "interval"):
+        ratings.add_column(column, justify="left" if column == "player" else "right")
+    for row in result["ratings"]:
+        ratings.add_row(str(row["rank"]), row["player"], f"{row['rating']:+.0f}",
+                        f"{_fmt(row['low'], 0)} … {_fmt(row['high'], 0)}")
+    console.print(ratings)
+    files = result.get("files", {})
+    if files:
+        console.print(f"results in {Path(files['json']).parent}  (played now: {result.get('played_now', 0)})")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tournament`` command to ``app``."""
+
+    @app.command()
+    def tournament(
+        players: Annotated[str, typer.Option(help="players: level specs (expert:time=0.2) or module:function, "
+                                                  "comma-separated")] = "random,greedy",
+        variant: Annotated[str, typer.Option(help="variant name or alias")] = "all-fives",
+        games: Annotated[int, typer.Option("--games", "-g", min=1, help="games per match")] = 100,
+        seed: Annotated[int, typer.Option(help="seed of the whole tournament")] = 0,
+        format: Annotated[str, typer.Option("--format", help="round-robin or gauntlet (first player against "
+                                                             "each other)")] = "round-robin",
+        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE")] = None,
+        seats: Annotated[int | None, typer.Option(min=2, help="players at each table (default: the "
+                                                               "variant's fewest)")] = None,
+        duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate",
+                                                help="play every deal from every seat")] = True,
+        workers: Annotated[int | None, typer.Option(min=1, help="processes (default: every core)")] = None,
+        backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
+        address: Annotated[str | None, typer.Option(help="Ray cluster address to join (ray backend)")] = None,
+        rating: Annotated[str, typer.Option(help="bradley-terry or elo")] = "bradley-terry",
+        out: Annotated[Path | None, typer.Option(help="results folder (default tournaments/VARIANT-HASH); "
+                                                      "an interrupted run resumes from it")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="print the report as one JSON object")] = False,
+    ) -> None:
+        """Round robin or gauntlet between computer players, with ratings, plots, JSON and CSV."""
+        from boneyard.sim.tournament import finite
+        from boneyard.sim.tournament import tournament as run
+
+        try:
+            options = non_defaults(parse_assignments(find_variant(variant).Options, option or []))
+        except BoneyardError as error:
+            _fail(str(error))
+        try:
+            if as_json:
+                result = run(variant, players, games=games, seed=seed, format=format, seats=seats,
+                             duplicate=duplicate, options=options, workers=workers, backend=backend,
+                             address=address, out=out, rating=rating)
+            else:
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+                with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                              TimeRemainingColumn()) as bar:
+                    job = bar.add_task("games", total=None)
+
+                    def advance(done: int, total: int) -> None:
+                        bar.update(job, completed=done, total=total)
+
+                    result = run(variant, players, games=games, seed=seed, format=format, seats=seats,
+                                 duplicate=duplicate, options=options, workers=workers, backend=backend,
+                                 address=address, out=out, rating=rating, progress=advance)
+        except BoneyardError as error:
+            _fail(str(error))
+        except KeyboardInterrupt:
+            typer.echo("boneyard: tournament interrupted; run the same command again to resume", err=True)
+            raise typer.Exit(130) from None
+        if as_json:
+            slim = {key: value for key, value in result.items() if key != "scores"}
+            slim["scores"] = {name: {k: v for k, v in data.items() if k != "values"}
+                              for name, data in result["scores"].items()}
+            files = result.get("files", {})
+            slim["plots"] = {key: value for key, value in files.items() if key.endswith(("_png", "_svg"))}
+            typer.echo(json.dumps(finite(slim)))
+            return
+        print_report(result, Console())
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"boneyard: {message}", err=True)
+    raise typer.Exit(2)

@@ -1,0 +1,571 @@
+"""Tournaments between computer players: schedules, seat rotation, duplicate deals, resume, reports.
+
+A tournament is a set of *matches*.  Under ``round-robin`` every group of ``seats`` distinct
+players meets (every pair when ``seats`` is 2); under ``gauntlet`` the first player meets each
+other player, who fills every remaining seat.  A match is ``games`` games; game ``g`` of a match
+rotates the line-up by ``g mod seats`` so every player sits in every seat equally often.
+
+With *duplicate deals* (the default) games come in sets of ``seats``: the set shares one deal seed,
+so each player of the match plays each seat's hand once, and every match plays the same deals
+(the number of games is rounded up to a whole number of sets).  The seed of a game depends only
+on the tournament seed, the match and the game number, never on the worker count or the order
+in which games finish, so the same seed gives the same results locally, on more cores or on Ray.
+
+Each finished game is one line appended to ``games.jsonl`` in the output folder (after a header
+line with the settings), so an interrupted tournament run again with the same settings skips the
+games it already has.  :func:`report` turns the games into a table of win rates with Wilson 95 %
+intervals, head-to-head scores, ratings (Bradley–Terry or Elo, with bootstrap intervals) and score
+distributions; :func:`write_outputs` saves JSON, CSV and matplotlib plots (PNG and SVG).
+
+A player is a level spec (``greedy``, ``expert:time=0.2``) or ``module:function``, a callable
+that returns a :class:`~boneyard.players.base.Player` (called with ``seed=`` when it takes one).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import importlib
+import inspect
+import itertools
+import json
+import math
+import os
+import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from boneyard.chance import Chance
+from boneyard.errors import BoneyardError, OptionError
+from boneyard.options import non_defaults
+from boneyard.players.base import LEVELS, Player, make_player, split_specs
+from boneyard.rules.base import find_variant, make_rules
+from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
+from boneyard.state import Game
+from boneyard.view import SeatView
+
+Format = Literal["round-robin", "gauntlet"]
+FORMATS: tuple[str, ...] = ("round-robin", "gauntlet")
+GAMES_FILE = "games.jsonl"
+CHUNK = 4  #: games per task handed to a worker
+
+
+class TournamentError(BoneyardError, ValueError):
+    """Settings that make no tournament, or an output folder that holds a different one."""
+
+
+# ---------------------------------------------------------------- players
+def _is_callable_spec(spec: str) -> bool:
+    head, colon, tail = spec.partition(":")
+    return bool(colon) and head.strip().lower() not in LEVELS and "=" not in tail and tail.strip().isidentifier()
+
+
+def build_player(spec: str, seed: int | None = None) -> Player:
+    """A player from a level spec or from ``module:function``."""
+    make_player("random")  # loads the optional level modules into LEVELS
+    if not _is_callable_spec(spec):
+        return make_player(spec, seed=seed)
+    module_name, _, function_name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name.strip())
+    except ImportError as error:
+        raise OptionError(f"player {spec!r}: cannot import module {module_name!r} ({error})") from None
+    factory = getattr(module, function_name.strip(), None)
+    if not callable(factory):
+        raise OptionError(f"player {spec!r}: module {module_name!r} has no callable {function_name!r}")
+    try:
+        takes_seed = "seed" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        takes_seed = False
+    player = factory(seed=seed) if takes_seed else factory()
+    if not callable(getattr(player, "choose", None)):
+        raise OptionError(f"player {spec!r}: {function_name}() returned {player!r}, which has no choose(view)")
+    return player  # type: ignore[no-any-return]
+
+
+def player_names(specs: Sequence[str]) -> list[str]:
+    """Unique display names: the spec, with ``#2``, ``#3`` … for repeats."""
+    names: list[str] = []
+    for spec in specs:
+        name, copy = spec, 2
+        while name in names:
+            name, copy = f"{spec}#{copy}", copy + 1
+        names.append(name)
+    return names
+
+
+# ---------------------------------------------------------------- settings and schedule
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What defines a tournament (stored in the header of ``games.jsonl``)."""
+
+    variant: str
+    players: tuple[str, ...]
+    games: int = 100
+    seed: int = 0
+    format: str = "round-robin"
+    seats: int = 2
+    duplicate: bool = True
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def identity(self) -> dict[str, object]:
+        """The settings a resumed run must share (everything but the number of games)."""
+        data = asdict(self)
+        data.pop("games")
+        data["players"] = list(self.players)
+        data["options"] = dict(self.options)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One game: ``lineup[s]`` is the player index of base seat ``s``; the game rotates it."""
+
+    match: str
+    lineup: tuple[int, ...]
+    game: int
+
+
+def make_settings(variant: str, players: Sequence[str] | str, *, games: int = 100, seed: int = 0,
+                  format: str = "round-robin", seats: int | None = None, duplicate: bool = True,
+                  options: Mapping[str, object] | None = None) -> Settings:
+    """Check and normalise tournament settings (raises :class:`BoneyardError` subclasses)."""
+    specs = split_specs(players) if isinstance(players, str) else [str(p).strip() for p in players]
+    specs = [spec for spec in specs if spec]
+    if len(specs) < 2:
+        raise TournamentError(f"a tournament needs at least two players, got {len(specs)} ({', '.join(specs)})")
+    if format not in FORMATS:
+        raise TournamentError(f"unknown format {format!r} (choose from {', '.join(FORMATS)})")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"games must be a whole number ≥ 1, not {games!r}")
+    if seats is None:
+        seats = make_rules(variant, find_variant(variant).min_players, options).player_range()[0]
+    rules = make_rules(variant, seats, options)
+    seat_count = seats
+    if format == "round-robin" and seat_count > len(specs):
+        raise TournamentError(f"a round robin at {seat_count} seats needs {seat_count} players, got {len(specs)} "
+                              "(use --format gauntlet, or fewer --seats)")
+    for spec in dict.fromkeys(specs):
+        build_player(spec, seed=0)
+    return Settings(rules.name, tuple(specs), games, seed, format, seat_count, duplicate,
+                    non_defaults(rules.options))
+
+
+def games_per_match(settings: Settings) -> int:
+    """Games in each match: ``games``, rounded up to whole sets of deals when duplicating."""
+    seats = settings.seats
+    return -(-settings.games // seats) * seats if settings.duplicate else settings.games
+
+
+def matches(settings: Settings) -> list[tuple[int, ...]]:
+    """The line-ups of the matches, in schedule order."""
+    count = len(settings.players)
+    if settings.format == "gauntlet":
+        return [(0, *([other] * (settings.seats - 1))) for other in range(1, count)]
+    return list(itertools.combinations(range(count), settings.seats))
+
+
+def match_key(settings: Settings, lineup: Sequence[int]) -> str:
+    names = player_names(settings.players)
+    return " | ".join(names[index] for index in lineup)
+
+
+def schedule(settings: Settings) -> list[Task]:
+    """Every game of the tournament, in a fixed order."""
+    per_match = games_per_match(settings)
+    return [Task(match_key(settings, lineup), lineup, game)
+            for lineup in matches(settings) for game in range(per_match)]
+
+
+def _hash_seed(*parts: object) -> int:
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def deal_seed(settings: Settings, task: Task) -> int:
+    """The seed of a game's chance: shared by a set of duplicate deals (across every match)."""
+    if settings.duplicate:
+        return _hash_seed("deal", settings.seed, task.game // settings.seats)
+    return _hash_seed("game", settings.seed, task.match, task.game)
+
+
+# ---------------------------------------------------------------- playing
+def play_game(settings: Settings, task: Task) -> dict[str, Any]:
+    """Play one scheduled game to the end; the JSON-ready record of its result."""
+    seats = settings.seats
+    rotation = task.game % seats
+    seat_players = [task.lineup[(seat + rotation) % seats] for seat in range(seats)]
+    number = deal_seed(settings, task)
+    game = Game(make_rules(settings.variant, seats, settings.options), chance=Chance(number))
+    players = [build_player(settings.players[index], seed=_hash_seed("player", number, task.match, task.game, seat))
+               for seat, index in enumerate(seat_players)]
+    views = [SeatView(game, seat) for seat in range(seats)]
+    moves = 0
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        seat = game.turn
+        game.apply(players[seat].choose(views[seat]))
+        moves += 1
+    winners = sorted(game.rules.score_seats(game.winner)) if game.winner is not None else []
+    return {"match": task.match, "game": task.game, "seats": seat_players, "scores": list(game.scores),
+            "winners": winners, "hands": len(game.log), "moves": moves}
+
+
+def play_chunk(settings: Settings, tasks: Sequence[Task]) -> list[dict[str, Any]]:
+    return [play_game(settings, task) for task in tasks]
+
+
+def chunks(tasks: Sequence[Task], size: int = CHUNK) -> list[list[Task]]:
+    return [list(tasks[start:start + size]) for start in range(0, len(tasks), size)]
+
+
+OnResult = Callable[[dict[str, Any]], None]
+
+
+def run_local(settings: Settings, tasks: Sequence[Task], on_result: OnResult, workers: int | None = None) -> None:
+    """Play ``tasks`` on a pool of processes (in this process when ``workers`` is 1)."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    if workers == 1 or len(tasks) <= 1:
+        for task in tasks:
+            on_result(play_game(settings, task))
+        return
+    parts = chunks(tasks)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(parts)))
+    try:
+        waiting: set[Future[list[dict[str, Any]]]] = {pool.submit(play_chunk, settings, part) for part in parts}
+        while waiting:
+            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            for future in done:
+                for record in future.result():
+                    on_result(record)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_ray(settings: Settings, tasks: Sequence[Task], on_result: OnResult, address: str | None = None) -> None:
+    """Play ``tasks`` as Ray tasks (joining the cluster at ``address``, or a local Ray)."""
+    try:
+        import ray
+    except ImportError:
+        raise TournamentError("the ray backend needs Ray: pip install 'boneyard[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(play_chunk)
+        pending = [remote.remote(settings, part) for part in chunks(tasks)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for records in ray.get(done):
+                for record in records:
+                    on_result(record)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# ---------------------------------------------------------------- the results file
+class Store:
+    """``games.jsonl`` in an output folder: a header line with the settings, then one game per line."""
+
+    def __init__(self, folder: Path, settings: Settings) -> None:
+        self.folder = folder
+        self.path = folder / GAMES_FILE
+        self.settings = settings
+        self.records: dict[tuple[str, int], dict[str, Any]] = {}
+        folder.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and self.path.stat().st_size:
+            self._load()
+        else:
+            header = {"boneyard_tournament": 1, "settings": settings.identity()}
+            self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+
+    def _load(self) -> None:
+        good = 0
+        with self.path.open("rb") as handle:
+            lines = handle.read().split(b"\n")
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
+                good += len(raw) + 1
+                continue
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError:
+                if number < len(lines) - 1:
+                    raise TournamentError(f"{self.path}, line {number}: not JSON; "
+                                          "the results file is damaged") from None
+                break  # a line cut short by an interruption: drop it
+            if number == 1:
+                stored = data.get("settings") if isinstance(data, dict) else None
+                if stored != self.settings.identity():
+                    raise TournamentError(f"{self.path} holds a different tournament ({json.dumps(stored)}); "
+                                          "use another --out folder or the same settings")
+            else:
+                self.records[(str(data["match"]), int(data["game"]))] = data
+            good += len(raw) + 1
+        with self.path.open("r+b") as handle:  # cut off a partial last line so appends stay whole
+            handle.truncate(min(good, self.path.stat().st_size))
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            if size:
+                handle.seek(size - 1)
+                if handle.read(1) != b"\n":
+                    handle.write(b"\n")
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.records[(str(record["match"]), int(record["game"]))] = record
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+            handle.flush()
+
+
+# ---------------------------------------------------------------- running
+@dataclass(slots=True)
+class Outcome:
+    """A finished (or resumed) tournament: its settings and every game's record, in schedule order."""
+
+    settings: Settings
+    records: list[dict[str, Any]]
+    played: int  #: games played by this run (the rest came from the results file)
+
+
+def run_tournament(settings: Settings, *, out: Path | None = None, workers: int | None = None,
+                   backend: str = "local", address: str | None = None,
+                   progress: Callable[[int, int], None] | None = None,
+                   on_result: OnResult | None = None) -> Outcome:
+    """Play every game not yet in ``out`` and return all of them in schedule order."""
+    if backend not in ("local", "ray"):
+        raise TournamentError(f"unknown backend {backend!r} (choose local or ray)")
+    tasks = schedule(settings)
+    store = Store(out, settings) if out is not None else None
+    results: dict[tuple[str, int], dict[str, Any]] = dict(store.records) if store else {}
+    todo = [task for task in tasks if (task.match, task.game) not in results]
+    done_before = len(tasks) - len(todo)
+    if progress:
+        progress(done_before, len(tasks))
+
+    def collect(record: dict[str, Any]) -> None:
+        results[(str(record["match"]), int(record["game"]))] = record
+        if store:
+            store.add(record)
+        if on_result:
+            on_result(record)
+        if progress:
+            progress(len(results), len(tasks))
+
+    if backend == "ray":
+        run_ray(settings, todo, collect, address)
+    else:
+        run_local(settings, todo, collect, workers)
+    ordered = [results[(task.match, task.game)] for task in tasks]
+    return Outcome(settings, ordered, len(todo))
+
+
+# ---------------------------------------------------------------- analysis
+def game_pairs(record: Mapping[str, Any]) -> list[Pair]:
+    """Pairwise outcomes of one game between distinct players: the winner beats each loser,
+    a game without a winner is a tie for every pair, two losers (or partners) are not compared."""
+    seats: list[int] = record["seats"]
+    winning = {seats[seat] for seat in record["winners"]}
+    present = sorted(set(seats))
+    pairs = []
+    for a, b in itertools.combinations(present, 2):
+        if not winning:
+            pairs.append(Pair(a, b, 0.5))
+        elif (a in winning) != (b in winning):
+            pairs.append(Pair(a, b, 1.0 if a in winning else 0.0))
+    return pairs
+
+
+def _summary(values: Sequence[float]) -> dict[str, float]:
+    if not values:
+        return {"mean": math.nan, "sd": math.nan, "min": math.nan, "median": math.nan, "max": math.nan}
+    return {"mean": statistics.fmean(values), "sd": statistics.pstdev(values), "min": float(min(values)),
+            "median": float(statistics.median(values)), "max": float(max(values))}
+
+
+def report(outcome: Outcome, *, rating: str = "bradley-terry", bootstrap_samples: int = 200) -> dict[str, Any]:
+    """The tournament's table, head-to-head scores, ratings and score distributions (JSON-ready)."""
+    settings = outcome.settings
+    if rating not in RATING_METHODS:
+        raise TournamentError(f"unknown rating method {rating!r} (choose from {', '.join(RATING_METHODS)})")
+    names = player_names(settings.players)
+    count = len(names)
+    played = [0] * count
+    wins = [0] * count
+    draws = [0] * count
+    seat_games = [[0] * settings.seats for _ in range(count)]
+    seat_wins = [[0] * settings.seats for _ in range(count)]
+    scores: list[list[int]] = [[] for _ in range(count)]
+    games: list[list[Pair]] = []
+    for record in outcome.records:
+        seats: list[int] = record["seats"]
+        winning = {seats[seat] for seat in record["winners"]}
+        for player in set(seats):
+            played[player] += 1
+            wins[player] += player in winning
+            draws[player] += not winning
+        for seat, player in enumerate(seats):
+            scores[player].append(int(record["scores"][seat]))
+            seat_games[player][seat] += 1
+            seat_wins[player][seat] += seat in record["winners"]
+        games.append(game_pairs(record))
+    method = RATING_METHODS[rating]
+    ratings = method(count, games)
+    intervals = bootstrap(method, count, games, samples=bootstrap_samples, seed=settings.seed)
+    table = []
+    for player in range(count):
+        low, high = wilson(wins[player], played[player])
+        table.append({
+            "player": names[player], "spec": settings.players[player], "games": played[player],
+            "wins": wins[player], "draws": draws[player], "losses": played[player] - wins[player] - draws[player],
+            "win_rate": wins[player] / played[player] if played[player] else math.nan,
+            "win_rate_low": low, "win_rate_high": high,
+            "mean_score": _summary(scores[player])["mean"],
+            "seat_win_rates": [seat_wins[player][s] / seat_games[player][s] if seat_games[player][s] else None
+                               for s in range(settings.seats)],
+        })
+    h2h_wins = [[0.0] * count for _ in range(count)]
+    h2h_meetings = [[0] * count for _ in range(count)]
+    for game in games:
+        for a, b, score in game:
+            h2h_wins[a][b] += score
+            h2h_wins[b][a] += 1 - score
+            h2h_meetings[a][b] += 1
+            h2h_meetings[b][a] += 1
+    head_to_head = [{"player": names[a], "against": names[b], "score": h2h_wins[a][b] / h2h_meetings[a][b],
+                     "games": h2h_meetings[a][b]}
+                    for a in range(count) for b in range(count) if a != b and h2h_meetings[a][b]]
+    order = sorted(range(count), key=lambda p: -ratings[p])
+    return {
+        "settings": {**settings.identity(), "games": settings.games, "games_per_match": games_per_match(settings)},
+        "games_played": len(outcome.records),
+        "table": table,
+        "ratings": [{"rank": rank, "player": names[p], "rating": ratings[p], "low": intervals[p].low,
+                     "high": intervals[p].high} for rank, p in enumerate(order, 1)],
+        "rating_method": rating,
+        "head_to_head": head_to_head,
+        "scores": {names[p]: {**_summary(scores[p]), "values": scores[p]} for p in range(count)},
+    }
+
+
+# ---------------------------------------------------------------- output files
+def write_outputs(result: dict[str, Any], out: Path, *, plots: bool = True) -> dict[str, str]:
+    """Write ``results.json``, ``table.csv``, ``ratings.csv`` and the plots into ``out``; their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"games": str(out / GAMES_FILE), "json": str(out / "results.json"), "table_csv": str(out / "table.csv"),
+             "ratings_csv": str(out / "ratings.csv")}
+    with (out / "table.csv").open("w", newline="", encoding="utf-8") as handle:
+        columns = ["player", "spec", "games", "wins", "draws", "losses", "win_rate", "win_rate_low",
+                   "win_rate_high", "mean_score"]
+        writer = csv.DictWriter(handle, columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(result["table"])
+    with (out / "ratings.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, ["rank", "player", "rating", "low", "high"])
+        writer.writeheader()
+        writer.writerows(result["ratings"])
+    if plots:
+        paths.update(plot(result, out))
+    result["files"] = paths
+    (out / "results.json").write_text(json.dumps(finite(result), indent=1), encoding="utf-8")
+    return paths
+
+
+def finite(value: Any) -> Any:
+    """NaN and infinities become null (JSON has no NaN)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [finite(item) for item in value]
+    return value
+
+
+def plot(result: Mapping[str, Any], out: Path) -> dict[str, str]:
+    """Ratings with error bars and score histograms, as PNG and SVG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    settings = result["settings"]
+    title = (f"{settings['variant']}, {settings['seats']} seats, {result['games_played']} games, "
+             f"seed {settings['seed']}")
+    rows = list(reversed(result["ratings"]))
+    figure, axes = plt.subplots(figsize=(7, 1.2 + 0.5 * len(rows)))
+    values = [row["rating"] for row in rows]
+    low = [max(0.0, row["rating"] - row["low"]) if math.isfinite(row["low"]) else 0.0 for row in rows]
+    high = [max(0.0, row["high"] - row["rating"]) if math.isfinite(row["high"]) else 0.0 for row in rows]
+    axes.errorbar(values, range(len(rows)), xerr=[low, high], fmt="o", capsize=4, color="#1f5f8b")
+    axes.set_yticks(range(len(rows)), [row["player"] for row in rows])
+    axes.axvline(0, color="#999999", linewidth=0.8)
+    axes.set_xlabel(f"rating ({result['rating_method']}, Elo scale) with 95% bootstrap interval")
+    axes.set_title(title, fontsize=10)
+    figure.tight_layout()
+    paths = {}
+    for suffix in ("png", "svg"):
+        path = out / f"ratings.{suffix}"
+        figure.savefig(path, dpi=120)
+        paths[f"ratings_{suffix}"] = str(path)
+    plt.close(figure)
+    figure, axes = plt.subplots(figsize=(7, 4))
+    everything = [v for data in result["scores"].values() for v in data["values"]]
+    if everything:
+        bins = min(30, max(5, len(set(everything))))
+        edges = _edges(min(everything), max(everything), bins)
+        for name, data in result["scores"].items():
+            axes.hist(data["values"], bins=edges, histtype="step", linewidth=1.6, label=name)
+        axes.legend(fontsize=8)
+    axes.set_xlabel("final score")
+    axes.set_ylabel("games")
+    axes.set_title(title, fontsize=10)
+    figure.tight_layout()
+    for suffix in ("png", "svg"):
+        path = out / f"scores.{suffix}"
+        figure.savefig(path, dpi=120)
+        paths[f"scores_{suffix}"] = str(path)
+    plt.close(figure)
+    return paths
+
+
+def _edges(low: float, high: float, bins: int) -> list[float]:
+    if high <= low:
+        return [low - 0.5, low + 0.5]
+    step = (high - low) / bins
+    return [low + step * i for i in range(bins + 1)]
+
+
+def default_out(settings: Settings) -> Path:
+    """``tournaments/<variant>-<hash of the settings>``: the same settings resume in the same place."""
+    key = hashlib.sha256(json.dumps(settings.identity(), sort_keys=True).encode()).hexdigest()[:10]
+    return Path("tournaments") / f"{settings.variant}-{key}"
+
+
+def tournament(variant: str, players: Sequence[str] | str, *, games: int = 100, seed: int = 0,
+               format: str = "round-robin", seats: int | None = None, duplicate: bool = True,
+               options: Mapping[str, object] | None = None, workers: int | None = None, backend: str = "local",
+               address: str | None = None, out: Path | None = None, rating: str = "bradley-terry",
+               plots: bool = True, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Run (or resume) a tournament, write its files into ``out`` and return the report."""
+    settings = make_settings(variant, players, games=games, seed=seed, format=format, seats=seats,
+                             duplicate=duplicate, options=options)
+    folder = out if out is not None else default_out(settings)
+    outcome = run_tournament(settings, out=folder, workers=workers, backend=backend, address=address,
+                             progress=progress)
+    result = report(outcome, rating=rating)
+    result["played_now"] = outcome.played
+    write_outputs(result, folder, plots=plots)
+    return result
+
+
+def results_only(records: Iterable[Mapping[str, Any]]) -> list[tuple[str, int, list[int], list[int]]]:
+    """The parts of game records that must match between runs (for comparisons and tests)."""
+    return [(str(r["match"]), int(r["game"]), list(r["seats"]), list(r["scores"])) for r in records]

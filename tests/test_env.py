@@ -1,0 +1,236 @@
+"""The PettingZoo and Gymnasium environments: API conformance, masks, observations, rewards, seeding."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the env extra is not installed")
+
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import boneyard
+from boneyard.env import DominoEnv, SingleSeatEnv, env, raw_env, slot_owners
+from boneyard.errors import IllegalMoveError, OptionError
+from boneyard.moves import Kind, Move
+
+VARIANTS = sorted(boneyard.VARIANTS)
+OPTION_SETS: list[tuple[str, int, dict[str, object]]] = [
+    ("all-fives", 3, {"spinner_mode": "all_doubles", "set": 9}),
+    ("block", 4, {"partnerships": True}),
+    ("pip", 3, {"letter_end": "open_wild", "nested_double": "forbid", "draw_tile_skips": True}),
+]
+
+
+def normalised(move: Move) -> Move:
+    return Move.lead(move.tile) if move.kind == Kind.LEAD and move.tile is not None else move
+
+
+def random_episode(game: DominoEnv, seed: int, steps: int | None = None) -> dict[str, float]:
+    """Play random legal actions; check the mask against the legal moves at every step."""
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(game.possible_agents, 0.0)
+    done = 0
+    for agent in game.agent_iter():
+        observation, reward, terminated, truncated, _ = game.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            game.step(None)
+            continue
+        assert game.game is not None
+        legal = game.legal_moves(agent)
+        owners = slot_owners(game.game.layout)
+        assert len(owners) <= game.codec.slots
+        mask = observation["action_mask"]
+        actions = np.flatnonzero(mask)
+        assert len(actions) == len(legal)  # one action per legal move, none shared
+        assert {normalised(game.move_of(int(a))) for a in actions} == {normalised(m) for m in legal}
+        hand = game.observer.part(observation["observation"], "hand")
+        assert hand.sum() == len(game.game.hands[game.agent_seat[agent]])
+        game.step(int(rng.choice(actions)))
+        done += 1
+        if steps is not None and done >= steps:
+            break
+    return totals
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_api_test_passes_for_every_variant(variant: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's advice on Dict spaces
+        api_test(env(variant, players=2, seed=1), num_cycles=200)
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), OPTION_SETS)
+def test_api_test_passes_with_other_options_and_player_counts(variant: str, players: int,
+                                                              options: dict[str, object]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(variant, players=players, options=options, seed=2), num_cycles=200)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_masks_match_legal_moves_through_whole_games(variant: str) -> None:
+    for seed in range(2):
+        game = raw_env(variant, players=2 + seed, seed=seed)
+        game.reset()
+        random_episode(game, seed)
+        assert game.game is not None and game.game.finished
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), OPTION_SETS)
+def test_masks_match_legal_moves_with_other_options(variant: str, players: int, options: dict[str, object]) -> None:
+    game = raw_env(variant, players=players, options=options, seed=5)
+    game.reset()
+    random_episode(game, 5)
+
+
+def test_action_space_is_fixed_by_the_set() -> None:
+    six = raw_env("all-fives").codec
+    assert six.slots == 4 + 2 * 7 and six.size == 2 * 28 * six.slots + 2 * 28 + 2
+    nine = raw_env("all-fives", options={"set": 9}).codec
+    assert nine.slots == 4 + 2 * 10 and nine.size == 2 * 55 * nine.slots + 2 * 55 + 2
+    pip = raw_env("pip", players=3).codec
+    assert len(pip.tiles) == 70 and pip.slots == 4 + 2 * 11
+    assert six.describe(six.draw_action) == "draw" and six.describe(six.lead_base) == "lead 0-0"
+
+
+def test_score_rewards_add_up_to_the_final_scores() -> None:
+    game = raw_env("all-fives", players=2, seed=3)
+    game.reset()
+    totals = random_episode(game, 3)
+    assert game.game is not None
+    assert [totals[agent] for agent in game.possible_agents] == [float(s) for s in game.game.scores]
+    assert max(game.game.scores) > 0
+
+
+def test_pip_rewards_are_the_negative_of_what_is_added() -> None:
+    game = raw_env("pip", players=2, seed=4)
+    game.reset()
+    totals = random_episode(game, 4)
+    assert game.game is not None
+    assert [totals[agent] for agent in game.possible_agents] == [-float(s) for s in game.game.scores]
+
+
+def test_win_rewards_go_to_the_winner_at_the_end_only() -> None:
+    game = raw_env("block", players=3, seed=6, reward="win")
+    game.reset()
+    totals = random_episode(game, 6)
+    assert game.game is not None and game.game.winner is not None
+    assert totals == {agent: (1.0 if seat == game.game.winner else -1.0)
+                      for seat, agent in enumerate(game.possible_agents)}
+
+
+def test_same_seed_same_game_and_reset_seed_overrides() -> None:
+    def trajectory(game: DominoEnv, seed: int | None) -> list[int]:
+        game.reset(seed=seed)
+        actions = []
+        for _ in range(40):
+            observation, *_ = game.last()
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            actions.append(action)
+            game.step(action)
+        return actions
+
+    assert trajectory(raw_env("draw", seed=8), None) == trajectory(raw_env("draw", seed=8), None)
+    assert trajectory(raw_env("draw", seed=8), 9) == trajectory(raw_env("draw"), 9)
+    assert trajectory(raw_env("draw"), 1) != trajectory(raw_env("draw"), 2)
+
+
+def test_observation_shows_only_what_the_seat_may_see() -> None:
+    game = raw_env("draw", players=2, seed=12)
+    game.reset()
+    assert game.game is not None
+    other = 1 - game.seat
+    before = game.observe(game.possible_agents[other])["observation"].copy()
+    game.game.hands[game.seat].reverse()  # hidden from the other seat: its observation must not change
+    game.game.stock.reverse()
+    assert np.array_equal(game.observe(game.possible_agents[other])["observation"], before)
+    assert not game.observe(game.possible_agents[other])["action_mask"].any()  # not its turn
+
+
+def test_lacked_suits_are_recorded_when_a_seat_passes() -> None:
+    game = raw_env("block", players=2, seed=0)
+    game.reset()
+    assert game.game is not None
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        observation, *_ = game.last()
+        if game.terminations[game.agent_selection]:
+            break
+        legal = game.legal_moves()
+        if legal == [Move.passing()]:
+            seat = game.seat
+            ends = {face.value for face in game.game.layout.open_ends()}
+            game.step(int(np.flatnonzero(observation["action_mask"])[0]))
+            if game.game.in_hand and game.game.hand.number == len(game.game.log):
+                watcher = game.possible_agents[1 - seat]
+                lacks = game.observer.part(game.observe(watcher)["observation"], "lacks")
+                assert {v for v, i in game.observer.halves.items() if lacks[i]} >= ends
+                return
+            continue
+        game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    pytest.skip("no pass in this game")
+
+
+def test_illegal_actions_raise_with_the_reason() -> None:
+    game = env("all-fives", seed=1)
+    game.reset()
+    observation, *_ = game.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    with pytest.raises(IllegalMoveError, match=f"action {illegal}"):
+        game.step(illegal)
+    with pytest.raises(IllegalMoveError, match="outside the action space"):
+        game.step(10**6)
+    with pytest.raises(OptionError, match="reward"):
+        raw_env("block", reward="points")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- Gymnasium
+@pytest.mark.parametrize("variant", ["all-fives", "pip", "flower-scorpion"])
+def test_single_seat_env_passes_gymnasium_checks(variant: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker's warnings would be real problems
+        check_env(SingleSeatEnv(variant, 2, opponents="greedy", seed=1), skip_render_check=True)
+
+
+def play_single(single: SingleSeatEnv, seed: int) -> tuple[float, dict[str, Any]]:
+    observation, info = single.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = 0.0
+    while True:
+        assert np.array_equal(observation["action_mask"], info["action_mask"])
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, info = single.step(action)
+        total += float(reward)
+        if terminated or truncated:
+            return total, info
+
+
+def test_single_seat_env_plays_whole_games_against_levels() -> None:
+    single = SingleSeatEnv("all-fives", 3, opponents="greedy,random", seat=1, seed=2)
+    assert single.opponent_specs == ["greedy", "random"]
+    total, info = play_single(single, 7)
+    assert total == float(info["scores"][1])
+    win = SingleSeatEnv("block", 2, opponents="greedy", reward="win")
+    total, info = play_single(win, 3)
+    assert total == (1.0 if info["winner"] == 0 else -1.0 if info["winner"] is not None else 0.0)
+
+
+def test_single_seat_env_illegal_actions() -> None:
+    single = SingleSeatEnv("block", 2, seed=1)
+    observation, _ = single.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    again, reward, terminated, truncated, info = single.step(illegal)
+    assert reward == -1.0 and info["illegal"] and not terminated and not truncated
+    assert np.array_equal(again["observation"], observation["observation"])
+    strict = SingleSeatEnv("block", 2, seed=1, illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(IllegalMoveError, match="is not legal now"):
+        strict.step(illegal)
+    with pytest.raises(OptionError, match="seat 2"):
+        SingleSeatEnv("block", 2, seat=2)
