@@ -1,0 +1,38 @@
+"""``boneyard serve``: the web table's command, added to the ``boneyard`` CLI by ``register``.
+
+FastAPI, uvicorn and SQLAlchemy (the ``web`` extra) are imported only when the command runs,
+so the rest of the CLI works without them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to the ``boneyard`` command."""
+
+    @app.command()
+    def serve(
+        host: Annotated[str, typer.Option(help="address to listen on (127.0.0.1: this machine only)")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
+        db: Annotated[str | None, typer.Option(help="SQLAlchemy URL of the game store "
+                                                    "(default: a SQLite file in the user data directory)")] = None,
+    ) -> None:
+        """Run the web table: play in the browser, alone or with friends."""
+        try:
+            import uvicorn
+
+            from boneyard.web.app import create_app
+            from boneyard.web.store import default_url, sqlite_path
+        except ImportError as error:
+            typer.echo(f"boneyard: the web table needs the web extra (pip install 'boneyard[web]'): {error}",
+                       err=True)
+            raise typer.Exit(2) from None
+        url = db or default_url()
+        path = sqlite_path(url)
+        typer.echo(f"Games are stored in {path}" if path is not None else f"Games are stored at {url}")
+        typer.echo(f"Open http://{host}:{port}/ in a browser (Ctrl+C stops the server).")
+        uvicorn.run(create_app(url), host=host, port=port, log_level="warning")

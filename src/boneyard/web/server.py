@@ -1,0 +1,68 @@
+"""``boneyard play VARIANT --web``: start a local server, create the game, open the browser.
+
+The server listens on 127.0.0.1 on a free port and stores the game in the default SQLite file,
+so it shows up in the lobby of a later ``boneyard serve`` too.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import webbrowser
+
+from boneyard.options import non_defaults, parse_assignments
+from boneyard.players.base import make_player, split_specs
+from boneyard.rules.base import find_variant
+
+
+def play_in_browser(variant: str | None, players: int, option_assignments: list[str], ai: str,
+                    *, db_url: str | None = None, open_browser: bool = True) -> None:
+    """Serve the web table until Ctrl+C, with a new game of ``variant`` open in the browser
+    (the lobby when ``variant`` is None): seat 0 is you, the others are ``ai`` levels."""
+    import uvicorn
+
+    from boneyard.web.app import create_app
+    from boneyard.web.rooms import Seat
+    from boneyard.web.store import default_url, sqlite_path
+
+    url = db_url or default_url()
+    app = create_app(url)
+    path = "/"
+    if variant is not None:
+        cls = find_variant(variant)
+        options = non_defaults(parse_assignments(cls.Options, option_assignments))
+        levels = split_specs(ai) or ["greedy"]
+        seats = [Seat("You", "human")]
+        for index in range(1, players):
+            level = levels[min(index - 1, len(levels) - 1)]
+            make_player(level)  # a bad level is an error now, not in the browser
+            seats.append(Seat(f"Computer {index} ({level})", "computer", level))
+        room = app.state.rooms.create(cls.name, seats, options)
+        path = f"/game/{room.id}"
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    address = f"http://127.0.0.1:{port}{path}"
+    stored = sqlite_path(url)
+    print(f"Games are stored in {stored if stored is not None else url}")
+    print(f"The table is at {address} (Ctrl+C stops the server).")
+
+    def open_when_ready() -> None:
+        for _ in range(200):
+            if server.started:
+                break
+            time.sleep(0.05)
+        if open_browser:
+            webbrowser.open(address)
+
+    threading.Thread(target=open_when_ready, daemon=True).start()
+    try:
+        server.run(sockets=[listener])
+    finally:
+        listener.close()
+
+
+__all__ = ["play_in_browser"]

@@ -1,0 +1,575 @@
+// The Boneyard web table: lobby, game table and replay viewer (plain ES module, no build).
+import { drawTable, setPips, tileSvg } from "./table.js";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const SPEEDS = { off: 0, fast: 150, normal: 350, slow: 700 };
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    headers: { "Content-Type": "application/json" }, ...options,
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.detail || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+function announce(text) {
+  $("#live").textContent = text;
+}
+
+function speed() {
+  return SPEEDS[localStorage.getItem("boneyard-speed") || "normal"] ?? 350;
+}
+
+function applySpeed() {
+  document.documentElement.style.setProperty("--anim-ms", `${speed()}ms`);
+  document.body.classList.toggle("no-anim", speed() === 0);
+}
+
+let meta = null;
+let variants = [];
+
+// ------------------------------------------------------------------ routing
+function show(id) {
+  for (const section of document.querySelectorAll("main > section.view")) section.hidden = section.id !== id;
+}
+
+async function route() {
+  const path = location.pathname;
+  closeSocket();
+  let match;
+  if ((match = path.match(/^\/game\/([\w-]+)$/))) {
+    show("table-view");
+    openGame(match[1]);
+  } else if ((match = path.match(/^\/replay\/([\w-]+)$/))) {
+    show("replay-view");
+    try {
+      startReplay(await api(`/api/games/${match[1]}/replay`));
+    } catch (error) {
+      $("#replay-event").textContent = error.message;
+    }
+  } else {
+    show("lobby");
+    refreshGames();
+  }
+}
+
+function go(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+// ------------------------------------------------------------------ lobby
+function optionInput(spec) {
+  const id = `opt-${spec.name}`;
+  let input;
+  if (spec.type === "bool") {
+    input = h("input", { type: "checkbox", id, "data-option": spec.name, "data-kind": "bool" });
+    input.checked = Boolean(spec.default);
+  } else if (spec.type === "choice") {
+    input = h("select", { id, "data-option": spec.name, "data-kind": "choice" },
+      spec.allowed.map((value) => h("option", { value: String(value), text: String(value) })));
+    input.value = String(spec.default);
+  } else {
+    const value = spec.default === null ? "" : Array.isArray(spec.default) ? spec.default.join("/") : spec.default;
+    input = h("input", { type: "text", id, "data-option": spec.name, "data-kind": spec.type, value,
+      placeholder: spec.nullable ? "default" : "", size: 8 });
+  }
+  input.dataset.default = JSON.stringify(spec.default);
+  return h("div", { class: "option" },
+    h("label", { for: id, text: spec.name.replaceAll("_", " ") }), input,
+    h("small", { text: `${spec.help} (default: ${JSON.stringify(spec.default)})` }));
+}
+
+function seatRow(index) {
+  const level = h("select", { class: "seat-level", "aria-label": `seat ${index + 1} level` },
+    meta.levels.map((name) => h("option", { value: name, text: name })));
+  level.value = meta.levels.includes("greedy") ? "greedy" : meta.levels[0];
+  const kind = h("select", { class: "seat-kind", "aria-label": `seat ${index + 1} is played by` },
+    h("option", { value: "human", text: "human" }), h("option", { value: "computer", text: "computer" }));
+  kind.value = index === 0 ? "human" : "computer";
+  const name = h("input", { class: "seat-name", "aria-label": `seat ${index + 1} name`, maxlength: 30,
+    value: index === 0 ? "You" : "" , placeholder: `Player ${index + 1}` });
+  const sync = () => { level.hidden = kind.value !== "computer"; };
+  kind.addEventListener("change", sync);
+  sync();
+  return h("div", { class: "seat-row" }, h("span", { text: `Seat ${index + 1}` }), name, kind, level);
+}
+
+function renderVariantForm() {
+  const variant = variants.find((v) => v.name === $("#variant").value);
+  const players = $("#players");
+  players.min = variant.min_players;
+  players.max = variant.max_players;
+  const count = Math.min(Math.max(Number(players.value) || 2, variant.min_players), variant.max_players);
+  players.value = count;
+  const seats = $("#seats");
+  while (seats.children.length > count) seats.lastChild.remove();
+  while (seats.children.length < count) seats.append(seatRow(seats.children.length));
+  const options = $("#options");
+  if (options.dataset.variant !== variant.name) {
+    options.replaceChildren(...variant.options.map(optionInput));
+    options.dataset.variant = variant.name;
+  }
+}
+
+function chosenOptions() {
+  const result = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const fallback = JSON.parse(input.dataset.default);
+    let value;
+    if (input.dataset.kind === "bool") value = input.checked;
+    else value = input.value.trim();
+    const same = input.dataset.kind === "bool" ? value === fallback
+      : value === (fallback === null ? "" : Array.isArray(fallback) ? fallback.join("/") : String(fallback));
+    if (!same) result[input.dataset.option] = value;
+  }
+  return result;
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  const seats = [...document.querySelectorAll("#seats .seat-row")].map((row) => ({
+    name: $(".seat-name", row).value,
+    kind: $(".seat-kind", row).value,
+    level: $(".seat-level", row).value,
+  }));
+  const body = { variant: $("#variant").value, seats, options: chosenOptions() };
+  try {
+    const game = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
+    go(`/game/${game.id}`);
+  } catch (error) {
+    $("#create-error").textContent = error.message;
+  }
+}
+
+async function refreshGames() {
+  let games = [];
+  try {
+    games = await api("/api/games");
+  } catch (error) {
+    $("#games").replaceChildren(h("p", { text: error.message }));
+    return;
+  }
+  const rows = games.map((game) => h("tr", {},
+    h("td", { text: game.variant }),
+    h("td", { text: game.players.map((p) => p.name).join(", ") }),
+    h("td", { text: game.status }),
+    h("td", { text: `${game.hands} hand${game.hands === 1 ? "" : "s"}, ${game.moves} moves` }),
+    h("td", {},
+      h("a", { href: `/game/${game.id}`, class: "button", text: game.status === "running" ? "Open" : "Table" }),
+      game.status === "finished" ? h("a", { href: `/replay/${game.id}`, class: "button", text: "Replay" }) : null,
+      game.status === "finished" ? h("a", { href: `/api/games/${game.id}/record`, class: "button",
+        download: "", text: "Download" }) : null)));
+  $("#games").replaceChildren(rows.length ? h("table", {},
+    h("thead", {}, h("tr", {}, ["Variant", "Players", "Status", "Progress", ""].map((t) => h("th", { text: t })))),
+    h("tbody", {}, rows)) : h("p", { text: "No games yet." }));
+}
+
+async function loadRecordFile(asReplay) {
+  const file = $("#record-file").files[0];
+  if (!file) {
+    $("#load-error").textContent = "Choose a .boneyard.json file first.";
+    return;
+  }
+  const text = await file.text();
+  try {
+    if (asReplay) {
+      const data = await api("/api/replay", { method: "POST", body: JSON.stringify({ record: text }) });
+      history.pushState(null, "", "/replay/file");
+      show("replay-view");
+      startReplay(data);
+    } else {
+      const game = await api("/api/records", { method: "POST", body: JSON.stringify({ record: text }) });
+      go(`/game/${game.id}`);
+    }
+  } catch (error) {
+    $("#load-error").textContent = error.message;
+  }
+}
+
+// ------------------------------------------------------------------ the table
+const table = {
+  id: null, socket: null, state: null, selected: null, active: 0, placed: 0, version: -1, retry: null,
+  choosing: null, hint: null,
+};
+
+function tokenKey(id) { return `boneyard-token-${id}`; }
+
+function closeSocket() {
+  clearTimeout(table.retry);
+  if (table.socket) {
+    table.socket.onclose = null;
+    table.socket.close();
+  }
+  table.socket = null;
+}
+
+function send(message) {
+  if (table.socket && table.socket.readyState === WebSocket.OPEN) table.socket.send(JSON.stringify(message));
+}
+
+function openGame(id) {
+  if (table.id !== id) {
+    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1 });
+    $("#summary").hidden = true;
+  }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${id}`);
+  table.socket = socket;
+  let first = true;
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      if (first) {
+        first = false;
+        const token = localStorage.getItem(tokenKey(id));
+        if (token) send({ type: "resume", token });
+        else if (!new URLSearchParams(location.search).has("watch")) autoClaim(message);
+      }
+      onState(message);
+    } else if (message.type === "claimed") {
+      localStorage.setItem(tokenKey(id), message.token);
+      $("#status").textContent = `You are seated as ${table.state ? table.state.players[message.seat].name : "seat " + (message.seat + 1)}.`;
+    } else if (message.type === "hint") {
+      table.hint = message;
+      if (message.tile) selectTile(message.tile, message.move);
+      $("#status").textContent = `Hint: ${message.move} — ${message.reason}`;
+    } else if (message.type === "error") {
+      if (message.code === "bad_token") {
+        localStorage.removeItem(tokenKey(id));
+        if (table.state) autoClaim(table.state);
+      }
+      $("#status").textContent = message.message;
+      announce(message.message);
+    }
+  };
+  socket.onclose = () => {
+    $("#status").textContent = "Connection lost — reconnecting…";
+    table.retry = setTimeout(() => { if (table.id === id) openGame(id); }, 1000);
+  };
+}
+
+function autoClaim(state) {
+  const seat = state.players.findIndex((p) => p.kind === "human" && !p.claimed);
+  if (seat >= 0) send({ type: "claim", seat });
+  else $("#status").textContent = "All seats are taken: you are watching.";
+}
+
+function myHotspots(tile) {
+  return (table.state?.hotspots || []).filter((spot) => spot.tile === tile);
+}
+
+function onState(state) {
+  const previous = table.state;
+  table.state = state;
+  const newVersion = state.version !== table.version;
+  if (newVersion) {
+    table.selected = null;
+    table.choosing = null;
+    if (state.last && (!previous || previous.version < state.version)) callout(state.last);
+  }
+  const fresh = newVersion && previous && previous.hand_number === state.hand_number ? table.placed + 1 : Infinity;
+  table.version = state.version;
+  table.placed = state.table.tiles.length;
+  document.body.dataset.version = String(state.version);
+  renderTable(fresh);
+  renderInfo();
+  renderHand();
+  renderSummary();
+}
+
+function callout(last) {
+  const who = last.name;
+  let text = `${who}: ${last.move}`;
+  if (last.scoring.length) {
+    text = `${who} scores ${last.points > 0 ? "+" : ""}${last.points} (${last.scoring.map((s) => `${s.name} ${s.points > 0 ? "+" : ""}${s.points}`).join(", ")})`;
+  }
+  announce(text);
+  if (!last.scoring.length) return;
+  const bubble = h("div", { class: "callout", role: "status", text });
+  $("#callouts").append(bubble);
+  setTimeout(() => bubble.remove(), Math.max(1500, speed() * 6));
+}
+
+function renderTable(fresh = Infinity) {
+  const state = table.state;
+  const spots = table.selected ? myHotspots(table.selected) : [];
+  if (table.active >= spots.length) table.active = 0;
+  drawTable($("#table"), {
+    tiles: state.table.tiles, view: state.table.view, spots, fresh, active: spots.length > 1 ? table.active : 0,
+    onSpot: playSpot, onDrop: (spot, event) => {
+      const tile = event.dataTransfer.getData("text/plain");
+      if (tile === spot.tile) playSpot(spot);
+    },
+  });
+}
+
+function renderInfo() {
+  const state = table.state;
+  $("#game-title").textContent = state.title;
+  const facts = [`Hand ${state.hand_number}`, `Stock ${state.stock}`];
+  if (state.target !== null) facts.push(`Target ${state.target}`);
+  if (state.dice) facts.push(`Flower ${state.dice.flower.join("+")} · Scorpion ${state.dice.scorpion.join("+")}`);
+  if (state.variant === "pip" && state.players.length > 2) facts.push(state.direction > 0 ? "Clockwise ↻" : "Counter-clockwise ↺");
+  if (state.pending.length) {
+    const [index, owed] = state.pending[state.pending.length - 1];
+    facts.push(`Double on tile ${index} needs ${owed} more`);
+  }
+  $("#facts").textContent = facts.join(" · ");
+  $("#table-players").replaceChildren(...state.players.map((player, seat) => h("li", {
+    class: ["player", seat === state.turn ? "turn" : "", seat === state.you ? "you" : ""].join(" "),
+    "data-seat": seat,
+  },
+  h("span", { class: "name", text: `${seat === state.turn ? "▶ " : ""}${player.name}${seat === state.you && player.name !== "You" ? " (you)" : ""}` }),
+  h("span", { class: "score", "data-seat": seat, text: `${player.score}` }),
+  h("span", { class: "tiles", text: `${player.tiles} tiles` }),
+  h("span", { class: "who", text: player.kind === "computer" ? player.level : player.claimed ? (player.connected ? "online" : "away") : "free seat" }),
+  state.you === null && player.kind === "human" && !player.claimed
+    ? h("button", { onclick: () => send({ type: "claim", seat }), text: "Sit here" }) : null)));
+  const myTurn = state.you !== null && state.turn === state.you;
+  $("#draw").hidden = !state.can_draw;
+  $("#pass").hidden = !state.can_pass;
+  $("#hint").hidden = !myTurn;
+  $("#undo").hidden = !state.can_undo;
+  let status;
+  if (state.finished) status = "The game is over.";
+  else if (!state.in_hand) status = "The hand is over.";
+  else if (state.you === null) status = `Watching — ${state.players[state.turn].name} to play.`;
+  else if (myTurn) status = state.gives.length ? "Choose a tile to give to the next player." : state.can_draw ? "No tile fits: draw." : state.can_pass ? "No move: pass." : "Your turn: pick a tile.";
+  else status = `${state.players[state.turn].name} is thinking…`;
+  $("#status").textContent = status;
+  $("#history").replaceChildren(...state.history.slice(-14).map((e) => h("li", {
+    text: `${e.name}: ${e.move}${e.scoring.length ? `  (${e.points > 0 ? "+" : ""}${e.points})` : ""}` })));
+  const link = $("#download");
+  link.hidden = !state.finished;
+  link.href = `/api/games/${state.game}/record`;
+  $("#replay-link").hidden = !state.finished;
+  $("#replay-link").href = `/replay/${state.game}`;
+}
+
+function renderHand() {
+  const state = table.state;
+  const myTurn = state.you !== null && state.turn === state.you;
+  const hand = $("#hand");
+  hand.replaceChildren(...state.hand.map((tile) => {
+    const spots = myHotspots(tile);
+    const playable = myTurn && (spots.length > 0 || state.gives.includes(tile));
+    const button = h("button", {
+      class: ["hand-tile", playable ? "playable" : "", table.selected === tile ? "selected" : ""].join(" "),
+      "data-tile": tile, "aria-label": `tile ${tile}${playable ? "" : " (does not fit now)"}`,
+      "aria-pressed": table.selected === tile ? "true" : "false", draggable: playable ? "true" : "false",
+      onclick: () => (state.gives.includes(tile) ? send({ type: "move", move: `give ${tile}` }) : selectTile(tile)),
+      ondblclick: () => {
+        const only = myHotspots(tile);
+        if (only.length === 1 && only[0].moves.length === 1) send({ type: "move", move: only[0].moves[0] });
+      },
+      onfocus: () => { if (playable && table.selected !== tile) selectTile(tile, null, false); },
+      onkeydown: (event) => handKey(event, tile),
+      ondragstart: (event) => { event.dataTransfer.setData("text/plain", tile); selectTile(tile, null, false); },
+    }, tileSvg(tile));
+    return button;
+  }));
+  markSelection();
+}
+
+function markSelection() {
+  for (const button of document.querySelectorAll("#hand .hand-tile")) {
+    const selected = button.dataset.tile === table.selected;
+    button.classList.toggle("selected", selected);
+    button.setAttribute("aria-pressed", selected ? "true" : "false");
+  }
+  $("#chooser").replaceChildren(...(table.choosing ? [h("span", { text: "Which way round? " }),
+    ...table.choosing.moves.map((move) => h("button", { onclick: () => send({ type: "move", move }),
+      text: `${move} (leaves ${move.split("@")[0].split("-")[1]} open)` }))] : []));
+}
+
+function selectTile(tile, move = null, focusHand = true) {
+  const state = table.state;
+  if (!state || state.you === null) return;
+  table.selected = tile;
+  table.choosing = null;
+  const spots = myHotspots(tile);
+  table.active = move ? Math.max(0, spots.findIndex((spot) => spot.moves.includes(move))) : 0;
+  renderTable();
+  markSelection();
+  if (focusHand) $(`#hand [data-tile="${tile}"]`)?.focus({ preventScroll: true });
+  describeActive();
+}
+
+function describeActive() {
+  const spots = myHotspots(table.selected);
+  if (!spots.length) { announce(`${table.selected} does not fit anywhere now`); return; }
+  const spot = spots[table.active];
+  announce(`${table.selected}: ${spot.target ? `the ${spot.value} end of tile ${spot.target}` : "lead"} (${table.active + 1} of ${spots.length}); Enter plays`);
+}
+
+function handKey(event, tile) {
+  const spots = myHotspots(tile);
+  if (event.key === "ArrowRight" || event.key === "ArrowDown" || event.key === "ArrowLeft" || event.key === "ArrowUp") {
+    if (!spots.length) return;
+    event.preventDefault();
+    if (table.selected !== tile) table.selected = tile;
+    const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : -1;
+    table.active = (table.active + step + spots.length) % spots.length;
+    renderTable();
+    describeActive();
+  } else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    if (table.state.gives.includes(tile)) { send({ type: "move", move: `give ${tile}` }); return; }
+    if (table.selected !== tile) { selectTile(tile); return; }
+    if (spots.length) playSpot(spots[table.active] || spots[0]);
+  } else if (event.key === "Escape") {
+    table.selected = null;
+    renderTable();
+    markSelection();
+  }
+}
+
+function playSpot(spot) {
+  if (spot.moves.length === 1) {
+    send({ type: "move", move: spot.moves[0] });
+  } else {
+    table.choosing = spot;
+    markSelection();
+  }
+}
+
+function renderSummary() {
+  const state = table.state;
+  const box = $("#summary");
+  const summary = state.summary;
+  if (state.in_hand || !summary) { box.hidden = true; return; }
+  box.hidden = false;
+  const names = summary.names;
+  const title = summary.game_over
+    ? `Game over — ${summary.game_winner !== null ? `${names[summary.game_winner]} wins` : "a draw"}`
+    : `Hand ${summary.hand_number} over (${summary.end}) — ${summary.winner !== null ? `${names[summary.winner]} wins the hand` : "nobody wins the hand"}`;
+  const rows = names.map((name, seat) => h("tr", { "data-seat": seat },
+    h("th", { text: name }),
+    h("td", { class: "summary-hand" }, summary.hands[seat].length ? summary.hands[seat].map((t) => tileSvg(t, { scale: 18 })) : "—"),
+    h("td", { text: String(summary.hand_values[seat]) }),
+    h("td", { text: String(summary.play_points[seat]) }),
+    h("td", { text: summary.scoring[seat].map((s) => `${s.name} ${s.points > 0 ? "+" : ""}${s.points}`).join(", ") || "—" }),
+    h("td", { class: "total", text: String(summary.totals[seat]) })));
+  box.replaceChildren(h("div", { class: "panel", role: "dialog", "aria-labelledby": "summary-title" },
+    h("h2", { id: "summary-title", text: title }),
+    h("table", {}, h("thead", {}, h("tr", {}, ["Player", "Tiles left", "In hand", "Scored in play", "End of hand", "Total"].map((t) => h("th", { text: t })))),
+      h("tbody", {}, rows)),
+    summary.game_over
+      ? h("p", {}, h("a", { class: "button", href: `/replay/${state.game}`, text: "Watch the replay" }),
+        h("a", { class: "button", href: `/api/games/${state.game}/record`, download: "", text: "Download the record" }),
+        h("a", { class: "button", href: "/", text: "Back to the lobby" }))
+      : state.you !== null
+        ? h("button", { id: "next-hand", onclick: () => send({ type: "next_hand" }), text: "Next hand" })
+        : h("p", { text: "Waiting for a player to deal the next hand." })));
+  const next = $("#next-hand");
+  if (next) next.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------------ replay viewer
+const replay = { data: null, hand: 0, step: 0 };
+
+function startReplay(data) {
+  Object.assign(replay, { data, hand: 0, step: 0 });
+  const select = $("#replay-hand");
+  select.replaceChildren(...data.hands.map((hand, i) => h("option", { value: i, text: `Hand ${hand.number}` })));
+  $("#replay-title").textContent = `${data.title} — ${data.players.join(", ")}`;
+  renderReplay();
+}
+
+function renderReplay() {
+  const hand = replay.data.hands[replay.hand];
+  if (!hand) return;
+  const step = hand.steps[replay.step];
+  drawTable($("#replay-table"), { tiles: hand.tiles.slice(0, step.placed), view: step.view,
+    fresh: step.event ? step.placed : Infinity });
+  $("#replay-hand").value = String(replay.hand);
+  $("#replay-position").textContent = `move ${replay.step} of ${hand.steps.length - 1}`;
+  const event = step.event;
+  $("#replay-event").textContent = event
+    ? `${event.name}: ${event.move}${event.scoring.length ? ` — ${event.scoring.map((s) => `${s.name} ${s.points > 0 ? "+" : ""}${s.points}`).join(", ")}` : ""}`
+    : `Hand ${hand.number}: ${replay.data.players[hand.leader]} leads`;
+  $("#replay-hands").replaceChildren(...replay.data.players.map((name, seat) => h("li", {
+    class: step.turn === seat ? "turn" : "" },
+  h("span", { class: "name", text: `${name} — ${step.scores[seat]}` }),
+  h("span", { class: "summary-hand" }, step.hands[seat].map((t) => tileSvg(t, { scale: 16 }))))));
+  $("#replay-end").textContent = step.end
+    ? `Hand over (${step.end.end}): ${step.end.winner !== null ? replay.data.players[step.end.winner] : "nobody"} wins the hand; ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}`
+    : "";
+}
+
+function replayMove(delta) {
+  const hands = replay.data.hands;
+  let { hand, step } = replay;
+  step += delta;
+  if (step < 0) {
+    if (hand === 0) step = 0;
+    else { hand -= 1; step = hands[hand].steps.length - 1; }
+  } else if (step >= hands[hand].steps.length) {
+    if (hand === hands.length - 1) step = hands[hand].steps.length - 1;
+    else { hand += 1; step = 0; }
+  }
+  Object.assign(replay, { hand, step });
+  renderReplay();
+}
+
+// ------------------------------------------------------------------ start
+async function start() {
+  const speedSelect = $("#speed");
+  speedSelect.value = localStorage.getItem("boneyard-speed") || "normal";
+  speedSelect.addEventListener("change", () => { localStorage.setItem("boneyard-speed", speedSelect.value); applySpeed(); });
+  applySpeed();
+  meta = await api("/api/meta");
+  setPips(meta);
+  variants = await api("/api/variants");
+  $("#variant").replaceChildren(...variants.map((v) => h("option", { value: v.name, text: v.title })));
+  $("#variant").addEventListener("change", renderVariantForm);
+  $("#players").addEventListener("change", renderVariantForm);
+  renderVariantForm();
+  $("#new-game").addEventListener("submit", createGame);
+  $("#load-record").addEventListener("click", () => loadRecordFile(false));
+  $("#view-record").addEventListener("click", () => loadRecordFile(true));
+  $("#draw").addEventListener("click", () => send({ type: "move", move: "draw" }));
+  $("#pass").addEventListener("click", () => send({ type: "move", move: "pass" }));
+  $("#hint").addEventListener("click", () => send({ type: "hint" }));
+  $("#undo").addEventListener("click", () => send({ type: "undo" }));
+  $("#replay-first").addEventListener("click", () => { replay.step = 0; renderReplay(); });
+  $("#replay-prev").addEventListener("click", () => replayMove(-1));
+  $("#replay-next").addEventListener("click", () => replayMove(1));
+  $("#replay-last").addEventListener("click", () => {
+    replay.step = replay.data.hands[replay.hand].steps.length - 1; renderReplay();
+  });
+  $("#replay-hand").addEventListener("change", (event) => { replay.hand = Number(event.target.value); replay.step = 0; renderReplay(); });
+  document.addEventListener("keydown", (event) => {
+    if ($("#replay-view").hidden || !replay.data || event.target.closest("input, select, button")) return;
+    if (event.key === "ArrowRight") replayMove(1);
+    if (event.key === "ArrowLeft") replayMove(-1);
+  });
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[href^='/']");
+    if (link && !link.hasAttribute("download") && !link.getAttribute("href").startsWith("/api/")) {
+      event.preventDefault();
+      go(link.getAttribute("href"));
+    }
+  });
+  window.addEventListener("popstate", route);
+  document.body.dataset.ready = "true";
+  route();
+}
+
+start();

@@ -1,0 +1,309 @@
+"""The web table in a real browser: Debian's Chromium driven by Playwright (marker ``browser``).
+
+The server runs in a thread on 127.0.0.1 with an ephemeral port.  Skipped, with the reason,
+only when /usr/bin/chromium is missing (CI installs it; nothing here downloads a browser).
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is not installed (apt install chromium)", allow_module_level=True)
+
+pytest.importorskip("fastapi")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+import httpx  # noqa: E402
+import uvicorn  # noqa: E402
+
+import boneyard  # noqa: E402
+from boneyard import record  # noqa: E402
+from boneyard.rules.base import VARIANTS  # noqa: E402
+from boneyard.web.app import create_app  # noqa: E402
+
+
+class Server:
+    """A uvicorn server in a thread; ``restart`` brings it back on the same port and database."""
+
+    def __init__(self, db: str, ai_delay: float = 0.05, port: int = 0) -> None:
+        self.db = db
+        self.ai_delay = ai_delay
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", port))
+        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.app = create_app(db, ai_delay=ai_delay)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.listener]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+        self.listener.close()
+
+    def restart(self) -> Server:
+        self.stop()
+        return Server(self.db, self.ai_delay, self.port)
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = httpx.post(self.url + path, json=body, timeout=20)
+        assert response.status_code == 201, response.text
+        result: dict[str, Any] = response.json()
+        return result
+
+    def get(self, path: str) -> Any:
+        return httpx.get(self.url + path, timeout=20).json()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Any, url: str, context: Any = None) -> Any:
+    context = context or browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
+def table_tiles(page: Any) -> int:
+    return int(page.locator("#table g.tile").count())
+
+
+def play_one_turn(page: Any) -> None:
+    """Make one move the way a person would: click a tile, then a lit end (or Draw / Pass)."""
+    playable = page.locator("#hand .hand-tile.playable")
+    if playable.count():
+        playable.first.click()
+        page.locator("#table .hotspot").first.click()
+        chooser = page.locator("#chooser button")
+        if chooser.count():
+            chooser.first.click()
+    elif page.locator("#draw").is_visible():
+        page.locator("#draw").click()
+    elif page.locator("#pass").is_visible():
+        page.locator("#pass").click()
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("() => Number(document.body.dataset.version ?? -1)"))
+
+
+def wait_past(page: Any, seen: int) -> None:
+    """Wait until the page shows a state after move number ``seen``."""
+    page.wait_for_function("(v) => Number(document.body.dataset.version ?? -1) > v", arg=seen, timeout=20000)
+
+
+def wait_my_turn_or_hand_over(page: Any) -> None:
+    page.wait_for_function(
+        "() => !document.querySelector('#summary').hidden"
+        " || document.querySelector('#hand .hand-tile.playable')"
+        " || !document.querySelector('#draw').hidden || !document.querySelector('#pass').hidden",
+        timeout=20000)
+
+
+def test_play_a_whole_hand_against_a_computer_by_clicking_hotspots(server: Server, browser: Any) -> None:
+    page = open_page(browser, server.url + "/")
+    page.select_option("#variant", "all-fives")
+    page.locator("#seats .seat-level").nth(1).select_option("greedy")
+    page.click("#create")
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#table-players .player.you")
+    for _ in range(200):
+        wait_my_turn_or_hand_over(page)
+        if page.locator("#summary").is_visible():
+            break
+        before = version(page)
+        play_one_turn(page)
+        wait_past(page, before)
+    assert page.locator("#summary").is_visible()
+    game = server.get(f"/api/games/{game_id}")
+    scores = [player["score"] for player in game["players"]]
+    shown_totals = [int(cell) for cell in page.locator("#summary td.total").all_inner_texts()]
+    shown_panel = [int(cell) for cell in page.locator("#table-players .score").all_inner_texts()]
+    assert shown_totals == scores == shown_panel
+    assert game["moves"] > 3
+    page.context.close()
+
+
+def test_two_browsers_in_one_room_see_each_others_moves(server: Server, browser: Any) -> None:
+    game_id = server.post("/api/games", {"variant": "draw", "seed": 4, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})["id"]
+    ann = open_page(browser, f"{server.url}/game/{game_id}")
+    ann.wait_for_selector("#table-players .player.you >> text=Ann")
+    bob = open_page(browser, f"{server.url}/game/{game_id}")
+    bob.wait_for_selector("#table-players .player.you >> text=Bob")
+    for turn in range(4):
+        mover, watcher = (ann, bob) if ann.locator("#table-players .player.you.turn").count() else (bob, ann)
+        count = table_tiles(watcher)
+        draws = watcher.locator("#history li").count()
+        play_one_turn(mover)
+        watcher.wait_for_function(
+            "([n, d]) => document.querySelectorAll('#table g.tile').length > n"
+            " || document.querySelectorAll('#history li').length !== d", arg=[count, draws], timeout=20000)
+        assert turn >= 0
+    assert table_tiles(ann) == table_tiles(bob) >= 1
+    ann.context.close()
+    bob.context.close()
+
+
+def test_reload_restores_the_seat(server: Server, browser: Any) -> None:
+    game_id = server.post("/api/games", {"variant": "block", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "greedy"}]})["id"]
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you >> text=Ann")
+    hand = page.locator("#hand .hand-tile").evaluate_all("(tiles) => tiles.map((t) => t.dataset.tile)")
+    page.reload()
+    page.wait_for_selector("#table-players .player.you >> text=Ann")
+    assert page.locator("#hand .hand-tile").evaluate_all("(tiles) => tiles.map((t) => t.dataset.tile)") == hand
+    assert server.get(f"/api/games/{game_id}")["players"][0]["claimed"]
+    page.context.close()
+
+
+def test_a_server_restart_resumes_the_game(server: Server, browser: Any) -> None:
+    game_id = server.post("/api/games", {"variant": "draw", "seed": 8, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "greedy"}]})["id"]
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you")
+    wait_my_turn_or_hand_over(page)
+    before = page.locator("#history li").count()
+    play_one_turn(page)
+    page.wait_for_function(  # my move and the computer's answer are in
+        "(n) => document.querySelectorAll('#history li').length >= n + 2"
+        " && (document.querySelector('#table-players .player.you.turn') || !document.querySelector('#summary').hidden)",
+        arg=before, timeout=20000)
+    tiles = table_tiles(page)
+    hand = page.locator("#hand .hand-tile").evaluate_all("(tiles) => tiles.map((t) => t.dataset.tile)")
+    assert tiles >= 1
+    restarted = server.restart()
+    try:
+        page.wait_for_function("(n) => document.querySelectorAll('#table g.tile').length === n", arg=tiles,
+                               timeout=20000)
+        page.reload()
+        page.wait_for_selector("#table-players .player.you >> text=Ann")
+        assert table_tiles(page) == tiles
+        assert page.locator("#hand .hand-tile").evaluate_all("(tiles) => tiles.map((t) => t.dataset.tile)") == hand
+        assert restarted.get(f"/api/games/{game_id}")["moves"] >= 2
+        wait_my_turn_or_hand_over(page)
+        if not page.locator("#summary").is_visible():
+            moves = restarted.get(f"/api/games/{game_id}")["moves"]
+            play_one_turn(page)
+            deadline = time.monotonic() + 20
+            while restarted.get(f"/api/games/{game_id}")["moves"] == moves:
+                assert time.monotonic() < deadline, "the move after the restart never arrived"
+                time.sleep(0.1)
+    finally:
+        server.__dict__.update(restarted.__dict__)  # the fixture stops whichever is running
+    page.context.close()
+
+
+def record_in_play(variant: str, seed: int, moves: int) -> dict[str, Any]:
+    players = 3 if variant == "pip" else 2
+    game = boneyard.new_game(variant, players=players, seed=seed,
+                             names=["You"] + [f"Computer {i}" for i in range(1, players)])
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        placements = [m for m in legal if m.is_placement]
+        if not game.in_hand or (game.turn == 0 and len(game.hand.events) >= moves - 2):
+            break
+        game.apply(rng.choice(placements or legal))
+    return record.to_record(game)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_screenshot_of_the_table_for_every_variant(server: Server, browser: Any, variant: str) -> None:
+    data = record_in_play(variant, seed=3, moves=9 if variant != "pip" else 24)
+    seats = [{"kind": "human", "name": "You"}] + [{"kind": "computer", "level": "greedy", "name": name}
+                                                   for name in data["players"][1:]]
+    game_id = server.post("/api/records", {"record": data, "seats": seats})["id"]
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you")
+    wait_my_turn_or_hand_over(page)
+    playable = page.locator("#hand .hand-tile.playable")
+    if playable.count():
+        playable.first.click()  # light up where it fits
+        page.wait_for_selector("#table .hotspot")
+    page.wait_for_timeout(400)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target = SCREENSHOTS / f"{variant}.png"
+    page.screenshot(path=str(target), full_page=False)
+    assert target.stat().st_size > 10_000
+    assert table_tiles(page) >= 3
+    page.context.close()
+
+
+def test_keyboard_play_and_replay_viewer(server: Server, browser: Any) -> None:
+    game_id = server.post("/api/games", {"variant": "block", "seed": 2, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "greedy"}]})["id"]
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you")
+    for _ in range(200):
+        wait_my_turn_or_hand_over(page)
+        if page.locator("#summary").is_visible():
+            break
+        before = version(page)
+        playable = page.locator("#hand .hand-tile.playable")
+        if playable.count():
+            playable.first.focus()
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+        else:
+            page.locator("#pass").click()
+        wait_past(page, before)
+    assert page.locator("#summary").is_visible()
+    page.context.close()
+
+
+def test_replay_viewer_steps_through_a_finished_game(server: Server, browser: Any) -> None:
+    game_id = server.post("/api/games", {"variant": "block", "seed": 6, "seats": [
+        {"kind": "computer", "level": "greedy"}, {"kind": "computer", "level": "random"}]})["id"]
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/games/{game_id}")["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    page = open_page(browser, f"{server.url}/replay/{game_id}")
+    page.wait_for_selector("#replay-event >> text=leads")
+    assert page.locator("#replay-table g.tile").count() == 0
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert page.locator("#replay-table g.tile").count() >= 1
+    assert "move 2 of" in page.inner_text("#replay-position")
+    page.click("#replay-last")
+    assert "Hand over" in page.inner_text("#replay-end")
+    page.context.close()
