@@ -155,29 +155,48 @@ def simulate(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE")] = None,
     workers: Annotated[int | None, typer.Option(min=1, help="processes (default: every core)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    duplicate: Annotated[bool, typer.Option(
+        "--duplicate", help="play every deal once per seat rotation, so luck cancels (GAMES counts deals)")] = False,
 ) -> None:
     """Play computer-only games and report wins, points and speed."""
     from boneyard.sim.simulate import simulate as run
 
     try:
         result = run(variant, players, games, seed=seed, ai=ai, options=_options(variant, option or []),
-                     workers=workers)
+                     workers=workers, duplicate=duplicate)
     except BoneyardError as error:
         fail(str(error))
     if as_json:
         typer.echo(json.dumps(result))
         return
     console = Console()
-    table = Table(title=f"{result['variant']}, {players} players, {games} games, seed {seed}")
+    table = Table(title=f"{result['variant']}, {players} players, {result['games']} games, seed {seed}")
     for column in ("seat", "player", "wins", "mean points"):
         table.add_column(column)
     seats = result["seats"]
     assert isinstance(seats, list)
     for seat, row in enumerate(seats):
-        table.add_row(str(seat), str(row["ai"]), str(row["wins"]), f"{row['mean_points']:.1f}")
+        player = "(rotating)" if duplicate and len(stats_levels(result)) > 1 else str(row["ai"])
+        table.add_row(str(seat), player, str(row["wins"]), f"{row['mean_points']:.1f}")
     console.print(table)
+    levels = Table(title="per level" + (" (duplicate deals)" if duplicate else ""))
+    for column in ("player", "games", "wins", "win rate", "95% interval"):
+        levels.add_column(column)
+    stats = result["ai_stats"]
+    assert isinstance(stats, list)
+    for row in stats:
+        low, high = row["ci95"]
+        levels.add_row(str(row["ai"]), str(row["games"]), str(row["wins"]), f"{row['win_rate']:.1%}",
+                       f"{low:.1%} – {high:.1%}")
+    console.print(levels)
     console.print(f"{result['hands']} hands ({result['blocked_hands']} blocked), {result['moves']} moves, "
                   f"{result['games_per_second']:.0f} games/s")
+
+
+def stats_levels(result: dict[str, object]) -> list[object]:
+    """The levels of a simulation summary's ``ai_stats``."""
+    stats = result.get("ai_stats")
+    return [row["ai"] for row in stats] if isinstance(stats, list) else []
 
 
 def _register_front_ends() -> None:

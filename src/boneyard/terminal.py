@@ -59,6 +59,8 @@ class TerminalSession:
         self.ask = ask or self.console.input
         self.meta = meta or {}
         self.view = SeatView(game, human)
+        #: a set with directional tiles (PIP's R) can reverse the direction of play
+        self.reversible = any(tile.letter is not None for tile in game.rules.tile_set())
 
     # ------------------------------------------------------------ drawing
     def table(self) -> Panel:
@@ -80,7 +82,7 @@ class TerminalSession:
             info.append(f"scorpion {scorpion[0]}+{scorpion[1]} (tile {max(scorpion)}-{min(scorpion)})")
         if game.players > 2 and game.direction < 0:
             info.append("direction: counter-clockwise ↺")
-        elif game.players > 2 and game.rules.name == "pip":
+        elif game.players > 2 and self.reversible:
             info.append("direction: clockwise ↻")
         if game.pending:
             index, owed = game.pending[-1]

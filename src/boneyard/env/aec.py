@@ -35,7 +35,7 @@ RewardMode = Literal["score", "win"]
 
 def lower_score_wins(rules: Rules) -> bool:
     """Whether the variant's lowest total wins (PIP), so score additions are bad news."""
-    return bool(getattr(rules, "lower_score_wins", False))
+    return rules.lower_score_wins
 
 
 class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]

@@ -127,3 +127,10 @@ def _load_levels() -> None:
         except ModuleNotFoundError as error:
             if error.name != module:
                 raise
+
+
+def hint_move(view: SeatView) -> tuple[Move, str]:
+    """The expert's move for ``view`` and a one-line reason ("scores 15", "B cannot hold a 4")."""
+    from boneyard.players.expert.hint import hint_move as expert_hint
+
+    return expert_hint(view)

@@ -1,0 +1,164 @@
+"""Boneyard's expert against OpenSpiel's ISMCTS at ``python_block_dominoes``.
+
+OpenSpiel's Python Block dominoes is two-player Block: seven tiles each, player 0 leads any
+tile, a player who cannot play is skipped, the game is one hand and the lower hand wins the
+other's pips.  Each OpenSpiel deal is mirrored into a Boneyard ``block`` game
+(``first_lead=random_player_any_tile`` with seat 0 as leader, the 14 undealt tiles as the
+never-drawn stock); a skipped OpenSpiel player is a ``pass`` in Boneyard.  The expert decides
+from its :class:`~boneyard.view.SeatView` of the mirror, ISMCTS from OpenSpiel's state with a
+resampler that deals the opponent only hands consistent with his passes.  Every deal is played
+twice, the expert taking each seat once.
+
+    python -m benchmarks.openspiel_adapter --deals 20 --sims 1000 --expert "expert:time=0.5"
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.games import block_dominoes
+
+from boneyard.moves import Kind, Move
+from boneyard.players.base import make_player
+from boneyard.rules.base import make_rules
+from boneyard.sim.simulate import wilson
+from boneyard.state import Game, HandSetup
+from boneyard.tiles import Tile
+from boneyard.view import SeatView
+
+HAND = 7
+
+
+def to_tile(pair: tuple[float, float]) -> Tile:
+    return Tile(int(pair[0]), int(pair[1]))
+
+
+def to_pair(tile: Tile) -> tuple[float, float]:
+    return (float(tile.low), float(tile.high))
+
+
+def action_index(player: int, tile: Tile, edge: int | None) -> int:
+    pair = to_pair(tile)
+    for index, action in enumerate(block_dominoes._ACTIONS):
+        if action.player == player and action.tile == pair and action.edge == (None if edge is None else float(edge)):
+            return index
+    raise ValueError(f"no OpenSpiel action for player {player}, tile {tile}, edge {edge}")
+
+
+def boneyard_move(game: Game, action: Any) -> Move:
+    """The Boneyard move for an OpenSpiel action (same tile, joining the same number)."""
+    tile = to_tile(action.tile)
+    for move in game.legal_moves():
+        if move.tile is tile and (action.edge is None or move.half == int(action.edge)):
+            return move
+    raise ValueError(f"OpenSpiel's {action} has no legal Boneyard counterpart ({game.legal_moves()})")
+
+
+def skipped_edges(history: Sequence[Any], to_move: int) -> list[tuple[int, list[float]]]:
+    """(player, open edges) for every time OpenSpiel skipped a player who could not follow,
+    including now, when ``to_move`` moves again after his own move."""
+    edges: list[float] = []
+    skips: list[tuple[int, list[float]]] = []
+    for number, action in enumerate(history):
+        if number and history[number - 1].player == action.player:
+            skips.append((1 - action.player, list(edges)))
+        if not edges:
+            edges = list(action.tile)
+        else:
+            edges.remove(action.edge)
+            edges.append(action.tile[0] if action.tile[0] != action.edge else action.tile[1])
+    if history and history[-1].player == to_move:
+        skips.append((1 - to_move, list(edges)))
+    return skips
+
+
+def make_resampler(rng: random.Random) -> Any:
+    """ISMCTS's resampler: the opponent's hidden tiles dealt again, respecting every pass."""
+
+    def resample(state: Any, player: int) -> Any:
+        history = list(state.actions_history)
+        opponent = 1 - player
+        played = {seat: [a.tile for a in history if a.player == seat] for seat in (0, 1)}
+        mine = list(state.hands[player]) + played[player]
+        used = set(mine) | set(played[opponent])
+        unseen = [pair for pair in block_dominoes._DECK if pair not in used]
+        skips = [edges for seat, edges in skipped_edges(history, player) if seat == opponent]
+        need = HAND - len(played[opponent])
+        # nothing is drawn in Block, so a tile still hidden now was held at every skip: it matched no edge then
+        allowed = [pair for pair in unseen if not any(set(pair) & set(edges) for edges in skips)]
+        hidden = rng.sample(allowed, need)
+        hands = {player: mine, opponent: hidden + played[opponent]}
+        fresh = state.get_game().new_initial_state()
+        for pair in hands[0] + hands[1]:
+            fresh.apply_action(block_dominoes._DECK.index(pair))
+        for action in history:
+            fresh.apply_action(action_index(action.player, to_tile(action.tile),
+                                            None if action.edge is None else int(action.edge)))
+        return fresh
+
+    return resample
+
+
+def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int) -> float:
+    """One game; the expert's return (positive: it won)."""
+    game = pyspiel.load_game("python_block_dominoes")
+    state = game.new_initial_state()
+    rng = random.Random(deal_seed)
+    deck = list(block_dominoes._DECK)
+    rng.shuffle(deck)
+    for pair in deck[:2 * HAND]:
+        state.apply_action(block_dominoes._DECK.index(pair))
+    hands = [[to_tile(p) for p in state.hands[seat]] for seat in (0, 1)]
+    mirror = Game(make_rules("block", 2, {"first_lead": "random_player_any_tile"}))
+    mirror.start_hand(HandSetup(hands, [to_tile(p) for p in deck[2 * HAND:]], leader=0))
+    expert = make_player(expert_spec, seed=deal_seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, sims, random_state=np.random.RandomState(deal_seed))
+    bot.set_resampler(make_resampler(random.Random(deal_seed + 1)))
+    while not state.is_terminal():
+        player = state.current_player()
+        while mirror.turn != player:  # OpenSpiel skipped a blocked player: he passes here
+            mirror.apply(Move.passing())
+        if player == expert_seat:
+            move = expert.choose(SeatView(mirror, player))
+            assert move.tile is not None
+            action = action_index(player, move.tile, None if move.kind == Kind.LEAD else move.half)
+        else:
+            action = bot.step(state)
+            move = boneyard_move(mirror, block_dominoes._ACTIONS[action])
+        mirror.apply(move)
+        state.apply_action(action)
+    return float(state.returns()[expert_seat])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.openspiel_adapter")
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--sims", type=int, default=1000)
+    parser.add_argument("--expert", default="expert:time=0.5")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    wins = losses = ties = 0
+    started = time.perf_counter()
+    for deal in range(args.deals):
+        for seat in (0, 1):
+            result = play_deal(args.seed * 1000 + deal, seat, args.expert, args.sims)
+            wins += result > 0
+            losses += result < 0
+            ties += result == 0
+    games = wins + losses + ties
+    low, high = wilson(wins, games)
+    print(f"{args.expert} vs OpenSpiel ISMCTS ({args.sims} simulations), python_block_dominoes, "
+          f"{args.deals} duplicate deals: {wins} wins, {losses} losses, {ties} ties of {games} "
+          f"({wins / games:.1%}, 95% interval {low:.2f}-{high:.2f}; {time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Deals of the hidden tiles that agree with an :class:`~.inference.Inference`.
+
+Each other seat's groups are filled from the unseen pool with tiles the group does not
+exclude, most constrained group first, at random; what is left is the stock, shuffled (its
+order is hidden, so any order is as likely as another).  A fill that runs dry is retried a
+few times; if the constraints still cannot be met (they are sound, so this means a rare
+over-tight combination), the exclusions of the tightest group are dropped one at a time so a
+deal is always returned.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boneyard.players.expert.inference import Group, Inference
+from boneyard.tiles import Tile
+
+ATTEMPTS = 24
+
+
+def sample_deal(info: Inference, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """Every seat's hand (this seat's as it is) and a stock order, consistent with ``info``."""
+    slots: list[tuple[int, Group]] = [(seat, group) for seat, groups in enumerate(info.groups) for group in groups]
+    relaxed: set[int] = set()
+    for attempt in range(ATTEMPTS * 2):
+        if attempt >= ATTEMPTS:
+            relaxed.add(min((i for i in range(len(slots)) if i not in relaxed),
+                            key=lambda i: _room(info, slots[i][1]), default=-1))
+        deal = _try(info, slots, relaxed, rng)
+        if deal is not None:
+            return deal
+    raise AssertionError("no deal found even without exclusions")  # pragma: no cover
+
+
+def _room(info: Inference, group: Group) -> int:
+    return sum(1 for tile in info.unseen if tile not in group.excluded) - group.count
+
+
+def _try(info: Inference, slots: list[tuple[int, Group]], relaxed: set[int],
+         rng: random.Random) -> tuple[list[list[Tile]], list[Tile]] | None:
+    pool = list(info.unseen)
+    rng.shuffle(pool)
+    hands = [list(known) for known in info.known]
+    order = sorted(range(len(slots)), key=lambda i: (_room(info, slots[i][1]), i))
+    for index in order:
+        seat, group = slots[index]
+        excluded = set() if index in relaxed else group.excluded
+        chosen = [tile for tile in pool if tile not in excluded][:group.count]
+        if len(chosen) < group.count:
+            return None
+        taken = set(chosen)
+        pool = [tile for tile in pool if tile not in taken]
+        hands[seat].extend(chosen)
+    if len(pool) != info.stock_count:
+        raise AssertionError(f"{len(pool)} tiles left for a stock of {info.stock_count}")
+    return hands, pool

@@ -1,0 +1,210 @@
+"""The expert's search: perfect-information Monte Carlo over sampled deals.
+
+For each determinization (a deal of the hidden tiles consistent with :mod:`.inference`, built
+by :mod:`.sampling` and :mod:`.determinize`) every root move is tried and the hand is played
+out to its end by a fast greedy policy (best immediate score, then the heaviest tile, ties at
+random).  All root moves share the same deal, so their comparison is not blurred by the luck
+of the sample.  The outcome is scored from the searching side's point of view:
+
+* the change of the score difference over the hand — own side minus the best opponent, or for
+  a lowest-score game (PIP) the best opponent minus own side — so a hand of a multi-hand game
+  counts for what it brings towards the target;
+* plus or minus :data:`WIN_VALUE` when the playout ends the game.
+
+Near the end of a hand with an empty stock, when few tiles remain, the playout is replaced by
+an exact alpha-beta search of the determinized hand (paranoid: the others minimise).
+
+The search is anytime: determinizations are added until ``time`` seconds have passed.  With
+``samples=N`` it searches exactly N determinizations and ignores the clock, so a seed
+reproduces every decision on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from boneyard.moves import Move
+from boneyard.players import heuristic
+from boneyard.players.expert.determinize import determinize
+from boneyard.players.expert.inference import Inference, infer
+from boneyard.players.expert.sampling import sample_deal
+from boneyard.state import Game
+from boneyard.view import SeatView
+
+WIN_VALUE = 1000.0
+DEFAULT_TIME = 0.5
+ENDGAME_TILES = 6  #: tiles left in all hands at most for the exact endgame search
+ENDGAME_NODES = 1500  #: node limit of one exact search (beyond it the playout decides)
+CANDIDATES = 10  #: root moves searched at most: the heuristic's best ones
+
+
+class Objective:
+    """How the searching side values a finished playout."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.lowest = heuristic.lowest_score_wins(view)
+        self.side = set(heuristic.side_of(view, view.seat))
+        self.me = view.seat
+        self.rivals = [seat for seat in range(view.players) if seat not in self.side]
+        self.start = list(view.scores)
+
+    def value(self, game: Game) -> float:
+        delta = [now - before for now, before in zip(game.scores, self.start, strict=True)]
+        mine = delta[self.me]
+        if self.lowest:
+            value = float(min(delta[s] for s in self.rivals) - mine)
+        else:
+            value = float(mine - max(delta[s] for s in self.rivals))
+        if game.finished:
+            if game.winner is not None and game.winner in self.side:
+                value += WIN_VALUE
+            elif game.winner is not None:
+                value -= WIN_VALUE
+        return value
+
+
+def greedy_move(game: Game, rng: random.Random) -> Move:
+    """The playout policy: best immediate score, then shed the heaviest tile, ties at random."""
+    moves = game.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    value = game.rules.tile_value
+    best: list[Move] = []
+    best_key: tuple[int, int] | None = None
+    for move in moves:
+        tile = move.tile
+        if tile is not None and move.is_placement:
+            key = (game.play_points(move)[1], value(tile))
+        elif tile is not None:  # give: the heaviest
+            key = (0, value(tile))
+        else:
+            key = (-10_000, 0)
+        if best_key is None or key > best_key:
+            best, best_key = [move], key
+        elif key == best_key:
+            best.append(move)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def playout(game: Game, rng: random.Random) -> None:
+    """Play the hand to its end with :func:`greedy_move`."""
+    while game.in_hand and not game.finished:
+        game.apply(greedy_move(game, rng))
+
+
+class Endgame:
+    """Exact paranoid alpha-beta of a determinized hand (own side maximises)."""
+
+    def __init__(self, objective: Objective) -> None:
+        self.objective = objective
+        self.nodes = 0
+
+    def search(self, game: Game, alpha: float, beta: float) -> float | None:
+        self.nodes += 1
+        if self.nodes > ENDGAME_NODES:
+            return None
+        if not game.in_hand or game.finished:
+            return self.objective.value(game)
+        maximise = game.turn in self.objective.side
+        best = -float("inf") if maximise else float("inf")
+        for move in game.legal_moves():
+            game.apply(move)
+            score = self.search(game, alpha, beta)
+            game.undo()
+            if score is None:
+                return None
+            if maximise:
+                best = max(best, score)
+                alpha = max(alpha, score)
+            else:
+                best = min(best, score)
+                beta = min(beta, score)
+            if alpha >= beta:
+                break
+        return best
+
+
+def small_endgame(game: Game) -> bool:
+    return game.stock_left == 0 and sum(len(hand) for hand in game.hands) <= ENDGAME_TILES
+
+
+class Search:
+    """One decision's search (kept after the decision so the hint can explain it)."""
+
+    def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None) -> None:
+        self.view = view
+        self.rng = rng
+        self.info = info if info is not None else infer(view)
+        self.ranked = heuristic.assess(view, self.info)
+        self.moves = [item.move for item in self.ranked[:CANDIDATES]]
+        self.objective = Objective(view)
+        self.totals = [0.0] * len(self.moves)
+        self.counts = [0] * len(self.moves)
+        self.samples = 0
+
+    def run(self, seconds: float, samples: int | None) -> Move:
+        """Search until ``seconds`` have passed (every move tried at least once), or exactly ``samples`` deals."""
+        if len(self.moves) == 1:
+            return self.moves[0]
+        deadline = None if samples is not None else time.perf_counter() + seconds
+        while samples is None or self.samples < samples:
+            if not self.add_sample(deadline):
+                break
+        return self.best()
+
+    def add_sample(self, deadline: float | None = None) -> bool:
+        """Try every root move on one more sampled deal; ``False`` once the deadline has passed."""
+        hands, stock = sample_deal(self.info, self.rng)
+        seed = self.rng.getrandbits(32)
+        for index, move in enumerate(self.moves):
+            if deadline is not None and self.samples and time.perf_counter() >= deadline:
+                return False
+            game = determinize(self.info.public, hands, stock)
+            game.apply(move)
+            self.totals[index] += self.evaluate(game, random.Random(seed))
+            self.counts[index] += 1
+        self.samples += 1
+        return deadline is None or time.perf_counter() < deadline
+
+    def evaluate(self, game: Game, rng: random.Random) -> float:
+        if game.in_hand and not game.finished and small_endgame(game):
+            exact = Endgame(self.objective).search(game, -float("inf"), float("inf"))
+            if exact is not None:
+                return exact
+        playout(game, rng)
+        return self.objective.value(game)
+
+    def means(self) -> list[float]:
+        return [total / max(1, count) for total, count in zip(self.totals, self.counts, strict=True)]
+
+    def best(self) -> Move:
+        """The move with the best mean; the heuristic's order (the order of ``moves``) breaks ties."""
+        means = self.means()
+        index = max(range(len(self.moves)), key=lambda i: (round(means[i], 9), -i))
+        return self.moves[index]
+
+
+class ExpertPlayer:
+    """Determinize and search (see the module docstring); ``time`` seconds per move, or ``samples`` deals."""
+
+    def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None) -> None:
+        from boneyard.errors import OptionError
+
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
+            raise OptionError(f"expert: time={time!r} is not a number of seconds between 0 and 600")
+        if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+            raise OptionError(f"expert: samples={samples!r} is not a whole number ≥ 1")
+        self.name = "expert"
+        self.time = float(time)
+        self.samples = samples
+        self.rng = random.Random(seed)
+        self.last: Search | None = None
+
+    def choose(self, view: SeatView) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        search = Search(view, random.Random(self.rng.getrandbits(64)))
+        self.last = search
+        return search.run(self.time, self.samples)

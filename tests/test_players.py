@@ -1,0 +1,315 @@
+"""The computer levels: legal moves everywhere, reproducible seeds, parameters, inference and strength."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+import boneyard
+from boneyard.chance import Chance
+from boneyard.errors import OptionError
+from boneyard.moves import Kind, Move
+from boneyard.players.base import LEVELS, Player, hint_move, make_player
+from boneyard.players.expert import ExpertPlayer
+from boneyard.players.expert.determinize import determinize
+from boneyard.players.expert.inference import infer
+from boneyard.players.expert.sampling import sample_deal
+from boneyard.players.expert.search import Objective
+from boneyard.players.heuristic import HeuristicPlayer, assess
+from boneyard.rules.base import VARIANTS, make_rules
+from boneyard.sim.simulate import simulate, wilson
+from boneyard.state import Game, HandSetup
+from boneyard.tiles import Tile
+from boneyard.view import SeatView
+
+LEVEL_SPECS = ["random", "greedy", "heuristic", "expert:samples=1"]
+
+
+def counts(variant: str) -> list[int]:
+    low, high = make_rules(variant, 2).player_range() if variant != "pip" else (2, 7)
+    return list(range(max(2, low), min(4, high) + 1))
+
+
+CASES = [(variant, players) for variant in sorted(VARIANTS) for players in counts(variant)]
+
+
+def tiles(text: str) -> list[Tile]:
+    return [Tile.parse(part) for part in text.split()]
+
+
+def play_hand(game: Game, seats: list[Player]) -> int:
+    """Play the current hand out; every move is checked legal by ``apply``. Returns the number of moves."""
+    moves = 0
+    while game.in_hand:
+        seat = game.turn
+        move = seats[seat].choose(SeatView(game, seat))
+        assert move in game.legal_moves() or move.kind == Kind.LEAD
+        game.apply(move)
+        moves += 1
+    return moves
+
+
+# ---------------------------------------------------------------- every level, every variant
+def test_every_level_is_registered() -> None:
+    make_player("random")  # loads the optional levels
+    assert {"random", "greedy", "heuristic", "expert"} <= set(LEVELS)
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+def test_every_level_plays_a_legal_hand(variant: str, players: int) -> None:
+    for number, spec in enumerate(LEVEL_SPECS):
+        game = boneyard.new_game(variant, players, seed=11 + number)
+        seats = [make_player(spec, seed=seat) if seat == number % players else make_player("greedy")
+                 for seat in range(players)]
+        assert play_hand(game, seats) > 0
+        assert game.hand.result is not None
+
+
+def test_expert_plays_a_whole_game_of_every_variant() -> None:
+    for variant in sorted(VARIANTS):
+        options: dict[str, object] = {"target": 5} if "target" in make_rules(variant, 2).Options.__dataclass_fields__ \
+            else {}
+        game = Game(make_rules(variant, 2, options), chance=Chance(3))
+        seats = [make_player("expert:samples=1", seed=1), make_player("heuristic")]
+        while not game.finished:
+            if not game.in_hand:
+                game.next_hand()
+            play_hand(game, seats)
+        assert game.finished
+
+
+# ---------------------------------------------------------------- reproducibility
+@pytest.mark.parametrize("spec", ["heuristic", "expert:samples=4", "random"])
+def test_seeded_levels_reproduce_their_decisions(spec: str) -> None:
+    def decisions() -> list[Move]:
+        game = boneyard.new_game("all-fives", 2, seed=5)
+        seats = [make_player(spec, seed=9), make_player("greedy")]
+        made = []
+        while game.in_hand:
+            move = seats[game.turn].choose(SeatView(game, game.turn))
+            if game.turn == 0:
+                made.append(move)
+            game.apply(move)
+        return made
+
+    assert decisions() == decisions()
+
+
+def test_expert_seed_changes_the_samples_not_the_legality() -> None:
+    game = boneyard.new_game("draw", 3, seed=2)
+    view = SeatView(game, game.turn)
+    for seed in range(3):
+        assert ExpertPlayer(seed=seed, samples=2).choose(view) in view.legal_moves()
+
+
+# ---------------------------------------------------------------- make_player
+def test_make_player_parses_parameters() -> None:
+    player = make_player("expert:time=0.25,samples=3", seed=4)
+    assert isinstance(player, ExpertPlayer)
+    assert player.time == 0.25 and player.samples == 3
+    assert isinstance(make_player(" Heuristic "), HeuristicPlayer)
+    assert make_player("expert").time == 0.5  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("expert:time=-1", "time=-1"),
+    ("expert:time=fast", "time='fast'"),
+    ("expert:samples=0", "samples=0"),
+    ("expert:samples=2.5", "samples=2.5"),
+    ("expert:speed=3", "speed"),
+    ("expert:time", "not key=value"),
+    ("heuristic:depth=2", "depth"),
+    ("wizard", "unknown player level 'wizard'"),
+])
+def test_make_player_rejects_bad_specs(spec: str, message: str) -> None:
+    with pytest.raises(OptionError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        make_player(spec)
+
+
+# ---------------------------------------------------------------- inference and determinization
+def random_positions(variant: str, players: int, seed: int):  # type: ignore[no-untyped-def]
+    game = boneyard.new_game(variant, players, seed=seed)
+    rng = random.Random(seed)
+    while game.in_hand:
+        yield game
+        game.apply(rng.choice(game.legal_moves()))
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+def test_inference_is_sound_and_the_replay_matches_the_table(variant: str, players: int) -> None:
+    for seed in range(3):
+        for game in random_positions(variant, players, seed):
+            seat = game.turn
+            info = infer(SeatView(game, seat))
+            public = info.public
+            for name in ("turn", "direction", "passes", "drawn", "forced_draw", "give_pending", "pending",
+                         "stock_left", "scores"):
+                assert getattr(public, name) == getattr(game, name), name
+            assert [p.tile for p in public.layout.tiles] == [p.tile for p in game.layout.tiles]
+            for other in range(players):
+                if other == seat:
+                    continue
+                assert set(game.hands[other]) <= info.possible(other)  # never rules out a real tile
+                assert sum(g.count for g in info.groups[other]) + len(info.known[other]) == len(game.hands[other])
+            hands, stock = sample_deal(info, random.Random(seed))
+            assert hands[seat] == game.hands[seat]
+            assert sorted(t for h in hands for t in h) + sorted(stock) != [] and \
+                sorted([*(t for h in hands for t in h), *stock]) == sorted(
+                    [*(t for h in game.hands for t in h), *game.stock[game.stock_pos:]])
+            twin = determinize(public, hands, stock)
+            assert twin.legal_moves() == game.legal_moves()
+
+
+def test_a_pass_shows_the_suits_a_player_lacks() -> None:
+    # Block, 2 players: seat 0 leads 6-6; seat 1 holds no 6 and passes.
+    deal = [tiles("6-6 6-5 6-4 6-3 6-2 6-1 6-0"), tiles("5-5 5-4 5-3 5-2 5-1 5-0 4-4")]
+    used = {t for hand in deal for t in hand}
+    stock = [t for t in make_rules("block", 2).tile_set() if t not in used]
+    game = Game(make_rules("block", 2))
+    game.start_hand(HandSetup(deal, stock))
+    game.apply(Move.parse("6-6"))
+    game.apply(Move.passing())
+    info = infer(SeatView(game, 0))
+    assert info.lacks(1, 6)
+    assert not info.lacks(1, 5)
+    assert not any(tile.has(6) for tile in info.possible(1))
+    # and the heuristic plays into the void, naming it
+    best = assess(SeatView(game, 0), info)[0]
+    assert (1, 6) in best.voids
+
+
+def test_draws_then_a_play_keep_what_the_draws_showed() -> None:
+    # Draw, seat 1 cannot follow the 6s, draws until it can: the tiles it held before stay free of 6s.
+    game = boneyard.new_game("draw", 2, seed=0)
+    rng = random.Random(0)
+    found = False
+    for seed in range(40):
+        game = boneyard.new_game("draw", 2, seed=seed)
+        while game.in_hand:
+            events = game.hand.events
+            if len(events) >= 2 and events[-1].move.kind == Kind.PLAY and events[-2].move.kind == Kind.DRAW:
+                seat = (events[-1].seat + 1) % 2
+                info = infer(SeatView(game, seat))
+                assert set(game.hands[events[-1].seat]) <= info.possible(events[-1].seat)
+                assert info.excluded(events[-1].seat)  # the draw told something
+                found = True
+                break
+            game.apply(rng.choice(game.legal_moves()))
+        if found:
+            break
+    assert found
+
+
+def test_objective_counts_score_difference_and_lowest_for_pip() -> None:
+    game = boneyard.new_game("pip", 2, seed=1)
+    view = SeatView(game, game.turn)
+    objective = Objective(view)
+    assert objective.lowest
+    twin = determinize(infer(view).public, [list(h) for h in game.hands], game.stock[game.stock_pos:])
+    twin.scores[view.seat] += 10  # ten points more for the searching seat is worse in PIP
+    assert objective.value(twin) == -10
+    fives = boneyard.new_game("all-fives", 2, seed=1)
+    fives_view = SeatView(fives, fives.turn)
+    assert not Objective(fives_view).lowest
+
+
+# ---------------------------------------------------------------- hints
+def test_hint_gives_a_legal_move_and_a_reason_in_every_variant() -> None:
+    for variant in sorted(VARIANTS):
+        for game in random_positions(variant, 2, 4):
+            view = SeatView(game, game.turn)
+            if len(view.legal_moves()) > 2 and game.layout.tiles:
+                move, reason = hint_move(view)
+                assert move in view.legal_moves()
+                assert reason and "\n" not in reason
+                break
+
+
+def test_hint_names_the_points_a_scoring_play_makes() -> None:
+    # All Fives: the 5-5 lead is down, seat 1 holds 5-0 (count 5+0+... ) and 5-4
+    for seed in range(60):
+        for game in random_positions("all-fives", 2, seed):
+            view = SeatView(game, game.turn)
+            moves = view.legal_moves()
+            points = [view.play_points(m)[1] for m in moves]
+            if len(moves) >= 2 and max(points) >= 10 and points.count(max(points)) == 1:
+                from boneyard.players.expert.hint import hint_move as expert_hint
+
+                move, reason = expert_hint(view, samples=8)
+                if view.play_points(move)[1] == max(points):
+                    assert reason == f"scores {max(points)}"
+                    return
+    pytest.fail("no scoring position found")
+
+
+def test_hint_for_a_forced_move() -> None:
+    game = boneyard.new_game("block", 2, seed=1)
+    assert hint_move(SeatView(game, game.turn))[1] == "the only move"  # the called double
+
+
+def test_terminal_hint_uses_the_expert() -> None:
+    from boneyard.terminal import hint
+
+    game = boneyard.new_game("all-fives", 2, seed=8)
+    game.apply(game.legal_moves()[0])
+    view = SeatView(game, game.turn)
+    move, reason = hint(view)
+    assert move in view.legal_moves() and reason
+
+
+# ---------------------------------------------------------------- simulate --duplicate
+def test_wilson_interval() -> None:
+    low, high = wilson(5, 10)
+    assert round(low, 4) == 0.2366 and round(high, 4) == 0.7634
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(10, 10)[1] == 1.0
+
+
+def test_duplicate_mode_rotates_every_deal() -> None:
+    result = simulate("block", 2, 3, seed=1, ai="greedy,random", workers=1, duplicate=True,
+                      options={"target": 20})
+    assert result["games"] == 6 and result["deals"] == 3 and result["duplicate"] is True
+    stats = {row["ai"]: row for row in result["ai_stats"]}  # type: ignore[attr-defined]
+    assert stats["greedy"]["games"] == stats["random"]["games"] == 6
+    assert stats["greedy"]["wins"] + stats["random"]["wins"] <= 6
+    low, high = stats["greedy"]["ci95"]
+    assert 0 <= low <= stats["greedy"]["win_rate"] <= high <= 1
+    plain = simulate("block", 2, 3, seed=1, ai="greedy,random", workers=1, options={"target": 20})
+    assert plain["games"] == 3 and plain["duplicate"] is False
+
+
+def test_one_level_in_every_seat_needs_no_rotation() -> None:
+    result = simulate("block", 2, 2, seed=3, ai="greedy", workers=1, duplicate=True, options={"target": 1})
+    assert result["games"] == 2
+    assert result["ai_stats"] == [{"ai": "greedy", "games": 2, "wins": 2, "win_rate": 1.0,  # the side wins
+                                   "ci95": list(wilson(2, 2))}] or result["ai_stats"][0]["wins"] <= 2  # type: ignore[index]
+
+
+def test_cli_simulate_duplicate_json() -> None:
+    out = subprocess.run([sys.executable, "-m", "boneyard", "simulate", "block", "--games", "2", "--duplicate",
+                          "--ai", "heuristic,random", "--workers", "1", "--json", "-o", "target=10"],
+                         capture_output=True, text=True, check=True)
+    import json
+
+    result = json.loads(out.stdout)
+    assert result["games"] == 4 and [row["ai"] for row in result["ai_stats"]] == ["heuristic", "random"]
+
+
+# ---------------------------------------------------------------- strength (small, seeded)
+def test_heuristic_beats_random() -> None:
+    result = simulate("block", 2, 12, seed=7, ai="heuristic,random", workers=1, duplicate=True,
+                      options={"target": 30})
+    heuristic_row = result["ai_stats"][0]  # type: ignore[index]
+    assert heuristic_row["win_rate"] > 0.6
+
+
+def test_expert_beats_greedy() -> None:
+    # 8 duplicate deals of Block to 30 (16 games); samples, not seconds, so the result is the same anywhere
+    result = simulate("block", 2, 8, seed=7, ai="expert:samples=24,greedy", workers=1, duplicate=True,
+                      options={"target": 30})
+    expert_row = result["ai_stats"][0]  # type: ignore[index]
+    assert expert_row["games"] == 16
+    assert expert_row["win_rate"] > 0.6
