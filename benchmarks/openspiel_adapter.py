@@ -106,8 +106,11 @@ def make_resampler(rng: random.Random) -> Any:
     return resample
 
 
-def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int) -> float:
-    """One game; the expert's return (positive: it won)."""
+def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
+              clock: dict[str, list[float]] | None = None) -> float:
+    """One game; the expert's return (positive: it won).  ``clock`` collects the seconds each
+    side took per decision ("expert", "ismcts")."""
+    clock = clock if clock is not None else {"expert": [], "ismcts": []}
     game = pyspiel.load_game("python_block_dominoes")
     state = game.new_initial_state()
     rng = random.Random(deal_seed)
@@ -126,12 +129,15 @@ def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int) -> 
         player = state.current_player()
         while mirror.turn != player:  # OpenSpiel skipped a blocked player: he passes here
             mirror.apply(Move.passing())
+        started = time.perf_counter()
         if player == expert_seat:
             move = expert.choose(SeatView(mirror, player))
             assert move.tile is not None
             action = action_index(player, move.tile, None if move.kind == Kind.LEAD else move.half)
+            clock["expert"].append(time.perf_counter() - started)
         else:
             action = bot.step(state)
+            clock["ismcts"].append(time.perf_counter() - started)
             move = boneyard_move(mirror, block_dominoes._ACTIONS[action])
         mirror.apply(move)
         state.apply_action(action)
@@ -144,20 +150,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sims", type=int, default=1000)
     parser.add_argument("--expert", default="expert:time=0.5")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--progress", action="store_true", help="print one line per game")
     args = parser.parse_args(argv)
     wins = losses = ties = 0
+    clock: dict[str, list[float]] = {"expert": [], "ismcts": []}
     started = time.perf_counter()
     for deal in range(args.deals):
         for seat in (0, 1):
-            result = play_deal(args.seed * 1000 + deal, seat, args.expert, args.sims)
+            result = play_deal(args.seed * 1000 + deal, seat, args.expert, args.sims, clock)
             wins += result > 0
             losses += result < 0
             ties += result == 0
+            if args.progress:
+                print(f"deal {deal} expert seat {seat}: {result:+.0f}  (so far {wins}-{losses}-{ties})", flush=True)
     games = wins + losses + ties
     low, high = wilson(wins, games)
     print(f"{args.expert} vs OpenSpiel ISMCTS ({args.sims} simulations), python_block_dominoes, "
           f"{args.deals} duplicate deals: {wins} wins, {losses} losses, {ties} ties of {games} "
           f"({wins / games:.1%}, 95% interval {low:.2f}-{high:.2f}; {time.perf_counter() - started:.0f} s)")
+    for side, times in clock.items():
+        ordered = sorted(times)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
+        mean = sum(times) / len(times) if times else 0.0
+        print(f"  {side}: {len(times)} decisions, mean {mean:.3f} s, 95th percentile {p95:.3f} s per move")
 
 
 if __name__ == "__main__":

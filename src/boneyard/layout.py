@@ -73,8 +73,11 @@ class Placed:
         return self.role != Role.LINE
 
     def occupied_sides(self) -> int:
-        taken = sum(1 for face in self.faces if face.kind == FaceKind.SIDE and face.child)
-        return taken + (1 if self.parent else 0)
+        taken = 1 if self.parent else 0
+        for face in self.faces:  # a plain loop: this runs for every open-end query
+            if face.child and face.kind == FaceKind.SIDE:
+                taken += 1
+        return taken
 
 
 _DOUBLE_FACES = {

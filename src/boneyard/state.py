@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from boneyard.errors import IllegalMoveError
 from boneyard.layout import Layout, Placed, Role
 from boneyard.moves import Kind, Move
-from boneyard.tiles import Tile, half_text
+from boneyard.tiles import MAX_PIPS, Tile, half_text
 
 if TYPE_CHECKING:
     from boneyard.chance import Chance
@@ -275,10 +275,15 @@ class Game:
             for half in halves:
                 last = 0
                 for face in ends:
-                    if face.owner != last and accepts(face.value, half):
-                        if allows is None or allows(self, tile, half, face):
-                            last = face.owner
-                            moves.append(Move(Kind.PLAY, tile, half, face.owner))
+                    value = face.value
+                    if value <= MAX_PIPS and half <= MAX_PIPS:
+                        if value != half:  # two numbers join only when equal: the hot path skips accepts()
+                            continue
+                    elif not accepts(value, half):
+                        continue
+                    if face.owner != last and (allows is None or allows(self, tile, half, face)):
+                        last = face.owner
+                        moves.append(Move(Kind.PLAY, tile, half, face.owner))
         return moves
 
     def apply(self, move: Move) -> Event:

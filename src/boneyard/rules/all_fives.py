@@ -37,7 +37,8 @@ class AllFivesOptions:
         "first_double", "which doubles are spinners: the first (All Fives), none (Muggins), all (Five-Up)")
     set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
-    first_lead: FirstLead = option("call_highest_double", "first hand: call N-N down (random 1st hand: a random player leads any tile)")
+    first_lead: FirstLead = option(
+        "call_highest_double", "first hand: call N-N down (random 1st hand: a random player leads any tile)")
     lead_rule: Literal["winner_any", "rotate"] = option(
         "winner_any", "later hands: the last winner leads any tile, or the lead rotates left (rotated start)")
     boneyard_reserve: Literal[0, 1, 2] = option(0, "tiles left in the boneyard that may never be drawn")
@@ -125,6 +126,8 @@ class AllFives(Rules):
             lowest = lowest_holders(game)
             if len(lowest) == 1:
                 seat = lowest[0]
+            elif opts.end_scoring == "each_subtracts_own":
+                return self._own_pips_lost(game, end, None, pips)  # a tie changes nothing here
             elif opts.tie_rule == "split_3p" and game.players == 3 and len(lowest) == 2:
                 third = next(s for s in range(3) if s not in lowest)
                 share = (round5(pips[third]) // 2) // 5 * 5 // self.unit
@@ -132,9 +135,7 @@ class AllFives(Rules):
             else:
                 return result(game, end, None)
         if opts.end_scoring == "each_subtracts_own":
-            return result(game, end, seat, {
-                s: [ScoreItem("own pips", -round5(pips[s]) // self.unit)] for s in range(game.players) if pips[s]
-            })
+            return self._own_pips_lost(game, end, seat, pips)
         others = [p for s, p in enumerate(pips) if s != seat]
         if opts.bonus_rounding == "total":
             bonus = round5(sum(others))
@@ -149,6 +150,12 @@ class AllFives(Rules):
         del own
         name = "domino" if end == "domino" else "block"
         return result(game, end, seat, {seat: [ScoreItem(name, bonus // self.unit)]})
+
+    def _own_pips_lost(self, game: Game, end: str, seat: int | None, pips: list[int]) -> HandResult:
+        """``end_scoring=each_subtracts_own``: every player loses his own pips, rounded to five."""
+        return result(game, end, seat, {
+            s: [ScoreItem("own pips", -round5(pips[s]) // self.unit)] for s in range(game.players) if pips[s]
+        })
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         scores = game.scores

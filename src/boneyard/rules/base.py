@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
-from boneyard.errors import BoneyardError, VariantError
+from boneyard.errors import BoneyardError, OptionError, VariantError
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import parse_options
 from boneyard.state import NONE, Game, HandResult, HandSetup, ScoreItem
@@ -128,9 +128,8 @@ class Rules:
             raise SetupError(self.redeal_reason())
         if setup.dice is not None and not self.uses_dice:
             raise SetupError(f"{self.name} uses no dice")
-        if self.random_leader_needed(game):
-            if setup.leader is None:
-                raise SetupError("the rules leave this lead to chance: the hand needs a leader")
+        if self.random_leader_needed(game) and setup.leader is None:
+            raise SetupError("the rules leave this lead to chance: the hand needs a leader")
         if setup.leader is not None and not (isinstance(setup.leader, int) and 0 <= setup.leader < self.players):
             raise SetupError(f"leader {setup.leader!r} is not a seat (0-{self.players - 1})")
 
@@ -250,7 +249,7 @@ def line_lead(rules: Rules, game: Game, setup: HandSetup, first_lead: str, lead_
     number = game.hand.number
     previous = game.log[-2] if number > 1 else None
     chance_first = number == 1 and first_lead == "random_player_any_tile"
-    if previous is not None and lead_rule == "random" or chance_first:
+    if (previous is not None and lead_rule == "random") or chance_first:
         assert setup.leader is not None
         return setup.leader, setup.leader, None
     if previous is not None and lead_rule == "rotate":
@@ -277,8 +276,8 @@ def sized_deal(deal_sizes: tuple[int, ...] | None, players: int, default: int, n
     if len(deal_sizes) == 1:
         return deal_sizes[0]
     if players - 2 >= len(deal_sizes):
-        raise SetupError(f"option 'deal_sizes' {'/'.join(map(str, deal_sizes))} gives no size for "
-                         f"{players} players in {name} (list one size per count from 2 players)")
+        raise OptionError(f"option 'deal_sizes' {'/'.join(map(str, deal_sizes))} gives no size for "
+                          f"{players} players in {name} (list one size per count from 2 players)")
     return deal_sizes[players - 2]
 
 

@@ -36,7 +36,8 @@ BlockedScore = Literal["opponents_total", "opponents_minus_own", "sum_of_differe
 class BlockOptions:
     set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
-    first_lead: FirstLead = option("call_highest_double", "first hand: call N-N down, or a random player leads any tile")
+    first_lead: FirstLead = option(
+        "call_highest_double", "first hand: call N-N down, or a random player leads any tile")
     lead_rule: Literal["winner_any", "rotate", "random"] = option(
         "winner_any", "later hands: the last winner leads any tile, the lead rotates left, or a random player")
     tie_rule: Literal["lightest_tile", "no_score"] = option(

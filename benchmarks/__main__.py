@@ -1,0 +1,226 @@
+"""``python -m benchmarks``: Boneyard's speed, side by side with the anchors, in one table.
+
+Installs nothing.  The anchors are used when the ``bench`` extra is installed
+(``pip install -e '.[bench]'``: ``dominoes==6.1.0`` and ``open_spiel==2.0.2``); a missing one is
+reported and skipped.  Every comparison runs its engines one after the other inside each repeat,
+so machine load hits all of them alike; a ratio is computed within a repeat, and the table shows
+the median over repeats with the min-max range.
+
+    python -m benchmarks              # 5 repeats of 2 s per engine
+    python -m benchmarks --quick      # 3 repeats of 0.5 s, smaller simulate runs
+    python -m benchmarks --repeats 9 --seconds 3 --json results.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+from benchmarks import workloads
+from benchmarks.workloads import Count, Workload, summary
+
+PARTNERSHIP = {"partnerships": True}
+OPEN_LEAD = {"first_lead": "random_player_any_tile"}  # OpenSpiel's player 0 leads any tile
+
+
+def have(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def kernel_built() -> bool:
+    from boneyard.fast import engine
+
+    return engine.KERNEL
+
+
+class Table:
+    """Rows of engine, game, games/s, moves/s and the ratio to Boneyard (medians with min-max)."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+
+    def add(self, engine: str, game: str, counts: list[Count], ratios: list[float] | None,
+            ratio_unit: str = "") -> None:
+        self.rows.append({
+            "engine": engine, "game": game,
+            "games_per_s": summary([c.rate("games") for c in counts]),
+            "moves_per_s": summary([c.rate("moves") for c in counts]),
+            "placements_per_s": summary([c.rate("placements") for c in counts]),
+            "ratio": summary(ratios) if ratios else None, "ratio_unit": ratio_unit,
+        })
+
+    def render(self) -> str:
+        def cell(triple: tuple[float, float, float] | None, digits: int = 0) -> str:
+            if triple is None:
+                return "-"
+            mid, low, high = triple
+            return f"{mid:,.{digits}f} ({low:,.{digits}f}-{high:,.{digits}f})"
+
+        header = ["engine", "game", "games/s", "moves/s", "placements/s", "Boneyard is ×"]
+        body = [[r["engine"], r["game"], cell(r["games_per_s"]), cell(r["moves_per_s"]),
+                 cell(r["placements_per_s"]),
+                 (cell(r["ratio"], 1) + (f" {r['ratio_unit']}" if r["ratio_unit"] else "")) if r["ratio"] else "-"]
+                for r in self.rows]
+        widths = [max(len(str(line[i])) for line in [header, *body]) for i in range(len(header))]
+        lines = [" | ".join(str(v).ljust(w) for v, w in zip(header, widths, strict=True))]
+        lines.append("-|-".join("-" * w for w in widths))
+        lines += [" | ".join(str(v).ljust(w) for v, w in zip(line, widths, strict=True)) for line in body]
+        return "\n".join(lines)
+
+
+def side_by_side(runs: dict[str, Workload], repeats: int, seconds: float) -> dict[str, list[Count]]:
+    """Each repeat runs every engine once, in turn (the order alternates between repeats)."""
+    results: dict[str, list[Count]] = {name: [] for name in runs}
+    names = list(runs)
+    for repeat in range(repeats):
+        order = names if repeat % 2 == 0 else names[::-1]
+        for name in order:
+            results[name].append(runs[name](seconds, 1000 + repeat))
+    return results
+
+
+def ratios(ours: list[Count], theirs: list[Count], what: str) -> list[float]:
+    return [a.rate(what) / b.rate(what) for a, b in zip(ours, theirs, strict=True) if b.rate(what)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="3 repeats of 0.5 s, small simulate runs")
+    parser.add_argument("--repeats", type=int, help="repeats of every measurement (default 5, quick 3)")
+    parser.add_argument("--seconds", type=float, help="seconds per engine per repeat (default 2, quick 0.5)")
+    parser.add_argument("--simulate-games", type=int, help="games per simulate run (default 3000, quick 600)")
+    parser.add_argument("--skip", action="append", default=[],
+                        choices=["anchors", "throughput", "simulate", "primitives"], help="leave a section out")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    repeats = args.repeats or (3 if args.quick else 5)
+    seconds = args.seconds or (0.5 if args.quick else 2.0)
+    sim_games = args.simulate_games or (600 if args.quick else 3000)
+    if repeats < 1 or seconds <= 0 or sim_games < 1:
+        parser.error("--repeats, --seconds and --simulate-games must be positive")
+
+    kernel = kernel_built()
+    print(f"Boneyard benchmarks: python {platform.python_version()} on {platform.machine()}, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start; "
+          f"compiled kernel {'built' if kernel else 'NOT built (pure Python)'}; "
+          f"{repeats} repeats × {seconds:g} s", flush=True)
+    table = Table()
+    notes: list[str] = []
+    started = time.perf_counter()
+    fast_label = "Boneyard fast (kernel)" if kernel else "Boneyard fast"
+
+    if "anchors" not in args.skip:
+        # 4-player partnership Block against the dominoes package
+        runs: dict[str, Workload] = {
+            fast_label: workloads.fast_deals("block", 4, PARTNERSHIP, kernel=True),
+            "Boneyard fast (Python loop)": workloads.fast_deals("block", 4, PARTNERSHIP, kernel=False),
+        }
+        if have("dominoes"):
+            runs["dominoes 6.1.0"] = workloads.dominoes_partnership
+        else:
+            notes.append("dominoes is not installed (pip install dominoes==6.1.0): its row is skipped")
+        got = side_by_side(runs, repeats, seconds)
+        ours = got[fast_label]
+        game = "partnership Block, 1 deal"
+        table.add(fast_label, game, ours, None)
+        table.add("Boneyard fast (Python loop)", game, got["Boneyard fast (Python loop)"], None)
+        if "dominoes 6.1.0" in got:
+            table.add("dominoes 6.1.0", game, got["dominoes 6.1.0"],
+                      ratios(ours, got["dominoes 6.1.0"], "placements"), "placements/s")
+        print(table.render().splitlines()[-1], flush=True)
+
+        # 2-player Block against OpenSpiel's Python game
+        runs = {
+            fast_label: workloads.fast_deals("block", 2, OPEN_LEAD, kernel=True),
+            "Boneyard fast (Python loop)": workloads.fast_deals("block", 2, OPEN_LEAD, kernel=False),
+        }
+        if have("pyspiel"):
+            runs["OpenSpiel 2.0.2 python_block_dominoes"] = workloads.openspiel_block
+        else:
+            notes.append("open_spiel is not installed (pip install open_spiel==2.0.2): its row is skipped")
+        got = side_by_side(runs, repeats, seconds)
+        ours = got[fast_label]
+        game = "2p Block, 1 deal"
+        table.add(fast_label, game, ours, None)
+        table.add("Boneyard fast (Python loop)", game, got["Boneyard fast (Python loop)"], None)
+        if "OpenSpiel 2.0.2 python_block_dominoes" in got:
+            theirs = got["OpenSpiel 2.0.2 python_block_dominoes"]
+            table.add("OpenSpiel 2.0.2 python_block_dominoes", game, theirs, ratios(ours, theirs, "placements"),
+                      "moves/s")
+        print(table.render().splitlines()[-1], flush=True)
+
+    if "throughput" not in args.skip:
+        for variant, players, options, game in [
+            ("block", 2, {}, "2p Block to 100"),
+            ("block", 4, PARTNERSHIP, "partnership Block to 100"),
+            ("all-fives", 2, {}, "2p All Fives to 250"),
+        ]:
+            runs = {
+                fast_label: workloads.fast_games(variant, players, options, kernel=True),
+                "Boneyard fast (Python loop)": workloads.fast_games(variant, players, options, kernel=False),
+                "Boneyard reference (Game)": workloads.reference_games(variant, players, options),
+            }
+            got = side_by_side(runs, repeats, seconds)
+            ours = got[fast_label]
+            table.add(fast_label, game, ours, None)
+            for name in ("Boneyard fast (Python loop)", "Boneyard reference (Game)"):
+                table.add(name, game, got[name], ratios(ours, got[name], "moves"), "moves/s")
+            print(table.render().splitlines()[-1], flush=True)
+
+    print()
+    print(table.render())
+    results: dict[str, Any] = {"table": table.rows, "repeats": repeats, "seconds": seconds, "kernel": kernel}
+
+    if "simulate" not in args.skip:
+        one: list[float] = []
+        two: list[float] = []
+        for repeat in range(repeats):
+            pair: list[tuple[list[float], int]] = [(one, 1), (two, 2)]
+            for bucket, workers in (pair if repeat % 2 == 0 else pair[::-1]):
+                bucket.append(workloads.simulate_rate(workers, sim_games))
+        scaling = [b / a for a, b in zip(one, two, strict=True)]
+
+        def fmt(values: list[float], digits: int = 0) -> str:
+            mid, low, high = summary(values)
+            return f"{mid:,.{digits}f} ({low:,.{digits}f}-{high:,.{digits}f})"
+
+        print()
+        print(f"boneyard simulate, 2p Block, random players, {sim_games} games per run:")
+        print(f"  1 worker : {fmt(one)} games/s")
+        print(f"  2 workers: {fmt(two)} games/s")
+        print(f"  scaling  : {fmt(scaling, 2)}×")
+        results["simulate"] = {"games": sim_games, "one_worker": one, "two_workers": two, "scaling": scaling}
+
+    if "primitives" not in args.skip:
+        timings: dict[str, list[float]] = {}
+        for repeat in range(repeats):
+            for label, value in workloads.primitives(min(seconds, 1.0), 500 + repeat).items():
+                timings.setdefault(label, []).append(value)
+        print()
+        print("search primitives, mid-hand positions of partnership Block (µs per call, median (min-max)):")
+        for label, values in timings.items():
+            mid, low, high = summary(values)
+            print(f"  {label:<24} {mid:7.2f} ({low:.2f}-{high:.2f})")
+        results["primitives_us"] = timings
+
+    for note in notes:
+        print("note:", note)
+    print(f"\ntotal {time.perf_counter() - started:.0f} s; load average {os.getloadavg()[0]:.2f} at the end")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(results, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

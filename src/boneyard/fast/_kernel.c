@@ -1,0 +1,314 @@
+/* Optional compiled kernel of boneyard.fast: random playouts of a line-game hand.
+ *
+ * It plays the hand of a FastGame (same representation: tiles as bit indices, arms with a
+ * number, the halves they expose and their tip's table index) from a given position to its end
+ * with uniformly random legal actions, and hands the final position back.  The rules are those
+ * of boneyard/fast/engine.py, which is the definition; tests/test_fast.py replays every traced
+ * kernel playout on the Python engine action by action.  Sets of up to 64 tiles (double-six,
+ * double-nine); boneyard.fast falls back to Python for larger sets or when this is not built.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define MAXP 10
+#define MAXARMS 32
+#define MAXTILES 64
+
+typedef struct {
+    int players, arms, spinner_mode, can_draw, reserve, voluntary, scoring, unit, immediate, partners, target, top;
+    int ntiles, draw, passing;
+    uint64_t suit[16];
+    int high[MAXTILES], low[MAXTILES], dbl[MAXTILES];
+    uint64_t hands[MAXP];
+    int stock[MAXTILES], stock_len, stock_pos;
+    int turn, passes, drawn, placed, lead_tile, narms, lead_sides, lead_spinner, lead_double, spinners, count;
+    int value[MAXARMS], weight[MAXARMS], owner[MAXARMS], spin[MAXARMS];
+    long scores[MAXP];
+    int in_hand, end, end_seat;
+    uint64_t rng;
+} St;
+
+static inline uint64_t next_random(uint64_t *s) {  /* splitmix64 */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline int below(uint64_t *s, int n) {  /* Lemire's nearly divisionless bounded random */
+    uint64_t x = next_random(s) >> 32;
+    return (int)((x * (uint64_t)n) >> 32);
+}
+
+static int legal(const St *g, int *out) {
+    int n = 0;
+    uint64_t hand = g->hands[g->turn];
+    if (!g->placed) {
+        if (g->lead_tile >= 0) { out[0] = g->lead_tile * g->arms; return 1; }
+        while (hand) { int t = __builtin_ctzll(hand); out[n++] = t * g->arms; hand &= hand - 1; }
+        return n;
+    }
+    int previous = -1;
+    for (int arm = 0; arm < g->narms; arm++) {
+        int v = g->value[arm];
+        if (v < 0) { previous = -1; continue; }
+        if (g->owner[arm] == previous && g->value[arm - 1] == v) continue;
+        previous = g->owner[arm];
+        uint64_t fits = hand & g->suit[v];
+        while (fits) { int t = __builtin_ctzll(fits); out[n++] = t * g->arms + arm; fits &= fits - 1; }
+    }
+    int can_draw = g->can_draw && g->stock_len - g->stock_pos > g->reserve;
+    if (n) { if (g->voluntary && can_draw) out[n++] = g->draw; return n; }
+    out[0] = can_draw ? g->draw : g->passing;
+    return 1;
+}
+
+static void open_ends(St *g, int spinner, int v) {
+    int n = g->narms;
+    g->value[n] = g->value[n + 1] = v;
+    g->weight[n] = g->weight[n + 1] = 0;
+    g->owner[n] = g->owner[n + 1] = spinner;
+    g->spin[n] = g->spin[n + 1] = 0;
+    g->narms = n + 2;
+}
+
+static int game_over(const St *g) {
+    long best = g->scores[0];
+    for (int s = 1; s < g->players; s++) if (g->scores[s] > best) best = g->scores[s];
+    if (best < g->target) return 0;
+    int leaders = 0, first = -1, second = -1;
+    for (int s = 0; s < g->players; s++) if (g->scores[s] == best) { if (first < 0) first = s; else if (second < 0) second = s; leaders++; }
+    if (leaders == 1) return 1;
+    return g->partners && leaders == 2 && second - first == 2;
+}
+
+static void apply(St *g, int action) {
+    int seat = g->turn;
+    if (action >= g->draw) {
+        if (action == g->draw) {
+            g->hands[seat] |= 1ULL << g->stock[g->stock_pos++];
+            g->drawn++;
+            g->passes = 0;
+            return;
+        }
+        g->passes = g->drawn == 0 ? g->passes + 1 : 0;
+        g->drawn = 0;
+        if (g->passes >= g->players) { g->in_hand = 0; g->end = 1; g->end_seat = -1; }
+        else g->turn = (seat + 1) % g->players;
+        return;
+    }
+    int tile = action / g->arms, arm = action % g->arms;
+    int number = ++g->placed;
+    g->hands[seat] &= ~(1ULL << tile);
+    int dbl = g->dbl[tile];
+    if (number == 1) {
+        g->value[0] = g->high[tile];
+        g->value[1] = g->low[tile];
+        g->weight[0] = g->weight[1] = 1;
+        g->owner[0] = g->owner[1] = 1;
+        g->spin[0] = g->spin[1] = 0;
+        g->lead_spinner = dbl && g->spinner_mode != 0;
+        g->spinners += g->lead_spinner;
+        g->lead_double = dbl;
+        g->narms = 2;
+        g->lead_sides = 0;
+        g->lead_tile = -1;
+    } else {
+        int v = g->value[arm], new_spin = 0;
+        if (dbl) {
+            g->weight[arm] = 2;
+            if (g->spinner_mode == 2 || (g->spinner_mode == 1 && g->spinners == 0)) { g->spinners++; new_spin = number; }
+        } else {
+            g->value[arm] = g->high[tile] + g->low[tile] - v;
+            g->weight[arm] = 1;
+        }
+        int old_owner = g->owner[arm];
+        g->owner[arm] = number;
+        if (old_owner == 1 && arm < 2 && g->lead_double) {
+            g->lead_sides++;
+            if (g->owner[arm ^ 1] == 1) g->weight[arm ^ 1] = 2;
+            else if (g->lead_spinner) open_ends(g, 1, v);
+        } else if (g->spin[arm]) {
+            open_ends(g, g->spin[arm], v);
+        }
+        g->spin[arm] = new_spin;
+    }
+    g->passes = g->drawn = 0;
+    int points = 0;
+    if (g->scoring) {
+        int total = 0;
+        for (int i = 0; i < g->narms; i++) if (g->value[i] >= 0) total += g->value[i] * g->weight[i];
+        g->count = total;
+        if (total > 0 && total % 5 == 0) { points = total / g->unit; g->scores[seat] += points; }
+    }
+    if (!g->hands[seat]) { g->in_hand = 0; g->end = 0; g->end_seat = seat; }
+    else if (points && g->immediate && game_over(g)) { g->in_hand = 0; g->end = 2; g->end_seat = -1; }
+    else g->turn = (seat + 1) % g->players;
+}
+
+/* ---------------------------------------------------------------- Python glue */
+static int int_list(PyObject *seq, int *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) { Py_DECREF(fast); PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %d", what, n, max); return -1; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (x == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = (int)x;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* rollout(config, state, seed, trace) -> (end, end_seat, turn, placed, stock_pos, hands, scores, moves, trace)
+ * config: (players, arms, spinner_mode, can_draw, reserve, voluntary, scoring, unit, immediate, partners, target, top)
+ * state: (hands, stock, stock_pos, turn, passes, drawn, placed, lead_tile, narms, lead_sides, lead_spinner,
+ *         lead_double, spinners, count, value, weight, owner, spin, scores)
+ * trace: when true, the last item is a list of (legal action count, action) pairs; otherwise None. */
+static PyObject *rollout(PyObject *self, PyObject *args) {
+    PyObject *config, *state;
+    unsigned long long seed;
+    int want_trace;
+    if (!PyArg_ParseTuple(args, "O!O!Kp", &PyTuple_Type, &config, &PyTuple_Type, &state, &seed, &want_trace)) return NULL;
+    St g;
+    memset(&g, 0, sizeof g);
+    int cfg[12];
+    if (int_list(config, cfg, 12, "config") != 12) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "config needs 12 items"); return NULL; }
+    g.players = cfg[0]; g.arms = cfg[1]; g.spinner_mode = cfg[2]; g.can_draw = cfg[3]; g.reserve = cfg[4];
+    g.voluntary = cfg[5]; g.scoring = cfg[6]; g.unit = cfg[7]; g.immediate = cfg[8]; g.partners = cfg[9];
+    g.target = cfg[10]; g.top = cfg[11];
+    if (g.players < 2 || g.players > MAXP || g.top < 0 || g.top > 9 || g.arms < 2 || g.arms > MAXARMS || g.unit < 1) {
+        PyErr_SetString(PyExc_ValueError, "the kernel plays 2-10 players on sets up to double-nine");
+        return NULL;
+    }
+    g.ntiles = (g.top + 1) * (g.top + 2) / 2;
+    g.draw = g.ntiles * g.arms;
+    g.passing = g.draw + 1;
+    for (int a = 0, t = 0; a <= g.top; a++)
+        for (int b = 0; b <= a; b++, t++) {
+            g.high[t] = a; g.low[t] = b; g.dbl[t] = a == b;
+            g.suit[a] |= 1ULL << t; g.suit[b] |= 1ULL << t;
+        }
+    if (PyTuple_GET_SIZE(state) != 19) { PyErr_SetString(PyExc_ValueError, "state needs 19 items"); return NULL; }
+    PyObject *hands = PyTuple_GET_ITEM(state, 0);
+    if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != g.players) { PyErr_SetString(PyExc_ValueError, "hands: one int per seat"); return NULL; }
+    for (int s = 0; s < g.players; s++) {
+        g.hands[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, s));
+        if (PyErr_Occurred()) return NULL;
+    }
+    if ((g.stock_len = int_list(PyTuple_GET_ITEM(state, 1), g.stock, MAXTILES, "stock")) < 0) return NULL;
+    int scalars[12];
+    for (int i = 0; i < 12; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(state, 2 + i));
+        if (x == -1 && PyErr_Occurred()) return NULL;
+        scalars[i] = (int)x;
+    }
+    g.stock_pos = scalars[0]; g.turn = scalars[1]; g.passes = scalars[2]; g.drawn = scalars[3]; g.placed = scalars[4];
+    g.lead_tile = scalars[5]; g.narms = scalars[6]; g.lead_sides = scalars[7]; g.lead_spinner = scalars[8];
+    g.lead_double = scalars[9]; g.spinners = scalars[10]; g.count = scalars[11];
+    if (g.narms > g.arms || g.narms < 0 || g.stock_pos > g.stock_len || g.turn < 0 || g.turn >= g.players) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent state");
+        return NULL;
+    }
+    if (int_list(PyTuple_GET_ITEM(state, 14), g.value, MAXARMS, "value") < 0) return NULL;
+    if (int_list(PyTuple_GET_ITEM(state, 15), g.weight, MAXARMS, "weight") < 0) return NULL;
+    if (int_list(PyTuple_GET_ITEM(state, 16), g.owner, MAXARMS, "owner") < 0) return NULL;
+    if (int_list(PyTuple_GET_ITEM(state, 17), g.spin, MAXARMS, "spin") < 0) return NULL;
+    int sc[MAXP];
+    if (int_list(PyTuple_GET_ITEM(state, 18), sc, MAXP, "scores") != g.players) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scores: one per seat"); return NULL; }
+    for (int s = 0; s < g.players; s++) g.scores[s] = sc[s];
+    g.rng = seed;
+    g.in_hand = 1;
+    PyObject *trace = NULL;
+    if (want_trace && !(trace = PyList_New(0))) return NULL;
+    int actions[MAXTILES * 2 + 2];
+    long moves = 0;
+    while (g.in_hand) {
+        int n = legal(&g, actions);
+        int action = n == 1 ? actions[0] : actions[below(&g.rng, n)];
+        if (trace) {
+            PyObject *pair = Py_BuildValue("(ii)", n, action);
+            if (!pair || PyList_Append(trace, pair) < 0) { Py_XDECREF(pair); Py_DECREF(trace); return NULL; }
+            Py_DECREF(pair);
+        }
+        apply(&g, action);
+        moves++;
+    }
+    PyObject *out_hands = PyList_New(g.players), *out_scores = PyList_New(g.players);
+    if (!out_hands || !out_scores) { Py_XDECREF(out_hands); Py_XDECREF(out_scores); Py_XDECREF(trace); return NULL; }
+    for (int s = 0; s < g.players; s++) {
+        PyList_SET_ITEM(out_hands, s, PyLong_FromUnsignedLongLong(g.hands[s]));
+        PyList_SET_ITEM(out_scores, s, PyLong_FromLong(g.scores[s]));
+    }
+    PyObject *end_seat = g.end_seat < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g.end_seat);
+    return Py_BuildValue("(iNiiiNNlN)", g.end, end_seat, g.turn, g.placed, g.stock_pos, out_hands, out_scores,
+                         moves, trace ? trace : Py_NewRef(Py_None));
+}
+
+/* deal(pool, sizes, banned, seed) -> (masks, rest) or None
+ * Shuffle the tiles of ``pool`` and deal sizes[i] of them to hand i, never a tile whose bit is set
+ * in banned[i] (the most constrained hands choose first); the rest, in shuffled order, is the
+ * stock.  None when 20 shuffles found no consistent deal. */
+static PyObject *deal(PyObject *self, PyObject *args) {
+    PyObject *pool_obj, *sizes_obj, *banned_obj;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOOK", &pool_obj, &sizes_obj, &banned_obj, &seed)) return NULL;
+    int pool[MAXTILES], sizes[MAXP];
+    uint64_t banned[MAXP];
+    int n = int_list(pool_obj, pool, MAXTILES, "pool");
+    if (n < 0) return NULL;
+    int seats = int_list(sizes_obj, sizes, MAXP, "sizes");
+    if (seats < 0) return NULL;
+    PyObject *fast = PySequence_Fast(banned_obj, "banned");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != seats) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "banned: one mask per hand"); return NULL; }
+    int order[MAXP], total = 0;
+    for (int i = 0; i < seats; i++) {
+        banned[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return NULL; }
+        order[i] = i;
+        total += sizes[i];
+    }
+    Py_DECREF(fast);
+    for (int i = 0; i < n; i++) if (pool[i] < 0 || pool[i] >= MAXTILES) { PyErr_SetString(PyExc_ValueError, "pool: tile out of range"); return NULL; }
+    if (total > n) { PyErr_SetString(PyExc_ValueError, "the hands need more tiles than the pool has"); return NULL; }
+    for (int i = 1; i < seats; i++)  /* most constrained first */
+        for (int j = i; j > 0 && __builtin_popcountll(banned[order[j]]) > __builtin_popcountll(banned[order[j - 1]]); j--) {
+            int x = order[j]; order[j] = order[j - 1]; order[j - 1] = x;
+        }
+    uint64_t rng = seed;
+    uint64_t masks[MAXP];
+    int rest[MAXTILES], nrest = 0;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        for (int i = n - 1; i > 0; i--) { int j = below(&rng, i + 1); int x = pool[i]; pool[i] = pool[j]; pool[j] = x; }
+        int used[MAXTILES] = {0}, ok = 1;
+        for (int k = 0; k < seats && ok; k++) {
+            int h = order[k], need = sizes[h];
+            masks[h] = 0;
+            for (int i = 0; i < n && need; i++)
+                if (!used[i] && !(banned[h] >> pool[i] & 1)) { used[i] = 1; masks[h] |= 1ULL << pool[i]; need--; }
+            ok = need == 0;
+        }
+        if (!ok) continue;
+        for (int i = 0; i < n; i++) if (!used[i]) rest[nrest++] = pool[i];
+        PyObject *out_masks = PyList_New(seats), *out_rest = PyList_New(nrest);
+        if (!out_masks || !out_rest) { Py_XDECREF(out_masks); Py_XDECREF(out_rest); return NULL; }
+        for (int h = 0; h < seats; h++) PyList_SET_ITEM(out_masks, h, PyLong_FromUnsignedLongLong(masks[h]));
+        for (int i = 0; i < nrest; i++) PyList_SET_ITEM(out_rest, i, PyLong_FromLong(rest[i]));
+        return Py_BuildValue("(NN)", out_masks, out_rest);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"deal", deal, METH_VARARGS, "Deal a pool of tiles into hands of given sizes avoiding banned tiles."},
+    {"rollout", rollout, METH_VARARGS, "Play a hand to its end with random legal actions (see boneyard.fast.engine)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "boneyard.fast._kernel",
+                                    "Compiled random playouts for boneyard.fast (optional).", -1, methods};
+
+PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }

@@ -1,0 +1,792 @@
+"""The fast engine for the line games: Block, Draw, All Fives (all spinner modes) and partnership Block.
+
+:class:`FastGame` plays the same games as :class:`~boneyard.state.Game` with the same rules,
+but keeps its state in machine-friendly form:
+
+* a tile is its index in the set (``Tile.index``: 0-0 is 0, 1-0 is 1, 1-1 is 2, ...);
+* a hand is a bit set of tile indices (an ``int``), a suit is the bit set of the tiles that
+  carry its number, so "the tiles of this hand that fit a 5 end" is ``hand & SUIT[5]``;
+* the table is a handful of *arms*: an arm is one place the line can grow (the two tips of a
+  line, a spinner's two short ends), stored as parallel lists of the number showing there,
+  the halves it exposes for All Fives counting and the table index of its tip tile;
+* an action is an integer: ``tile * arms + arm`` for a lead or a play, then :attr:`~FastGame.draw`
+  and :attr:`~FastGame.passing` (a fixed action space, as in OpenSpiel);
+* :meth:`~FastGame.apply` pushes a small undo record and :meth:`~FastGame.undo` pops it: a search
+  never copies a state.
+
+The reference :class:`~boneyard.state.Game` stays the definition of the rules: ``tests/test_fast.py``
+plays many random games on both, move for move, and checks the legal move sets, scores and winners.
+:meth:`FastGame.from_game` and :meth:`FastGame.to_move` / :meth:`FastGame.from_move` convert between
+the two.  Options the fast engine does not implement raise :class:`~boneyard.errors.OptionError`
+(see :func:`unsupported`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from boneyard.errors import IllegalMoveError, OptionError, VariantError
+from boneyard.moves import Kind, Move
+from boneyard.rules.base import Rules, make_rules
+from boneyard.tiles import Tile, double_set
+
+if TYPE_CHECKING:
+    from boneyard.state import Game
+
+try:  # the optional compiled kernel (setup.py builds it when a C compiler is present)
+    from boneyard.fast import _kernel
+except ImportError:  # pragma: no cover - depends on the build
+    _kernel = None  # type: ignore[assignment]
+
+#: whether the compiled kernel is built and importable
+KERNEL = _kernel is not None
+
+#: the variants (by registry name) the fast engine plays
+FAST_VARIANTS = ("block", "draw", "all-fives")
+
+_SPINNER_MODES = {"none": 0, "first_double": 1, "all_doubles": 2}
+_ENDS = ("domino", "blocked", "unfinished")
+
+
+@dataclass(frozen=True, slots=True)
+class TileTables:
+    """Precomputed facts about the tiles of a double-``top`` set, indexed by tile index."""
+
+    top: int
+    tiles: tuple[Tile, ...]
+    high: tuple[int, ...]
+    low: tuple[int, ...]
+    pips: tuple[int, ...]
+    is_double: tuple[bool, ...]
+    suit: tuple[int, ...]  #: suit[v]: bit set of the tiles that carry the number v
+    lightness: tuple[tuple[int, int], ...]
+    all_tiles: int  #: the bit set of the whole set
+
+
+@cache
+def tables(top: int) -> TileTables:
+    """The :class:`TileTables` of the double-``top`` set (cached)."""
+    tiles = double_set(top)
+    assert all(tile.index == position for position, tile in enumerate(tiles))
+    suit = [0] * (top + 1)
+    for tile in tiles:
+        suit[tile.high] |= 1 << tile.index
+        suit[tile.low] |= 1 << tile.index
+    return TileTables(
+        top, tiles, tuple(t.high for t in tiles), tuple(t.low for t in tiles), tuple(t.pips for t in tiles),
+        tuple(t.is_double for t in tiles), tuple(suit), tuple((t.pips, t.low) for t in tiles),
+        (1 << len(tiles)) - 1,
+    )
+
+
+def bits(mask: int) -> list[int]:
+    """The tile indices in a bit set, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def unsupported(rules: Rules) -> list[str]:
+    """The options of ``rules`` that the fast engine does not implement (empty: it plays them all)."""
+    if rules.name not in FAST_VARIANTS:
+        return [f"variant {rules.name!r}"]
+    opts = rules.options
+    problems = []
+    if getattr(opts, "end_on_dead_layout", False):
+        problems.append("end_on_dead_layout=true")
+    return problems
+
+
+class FastGame:
+    """A game of Block, Draw or All Fives on bit sets, with integer actions and undo.
+
+    Build one with ``FastGame("block", players=4, options={"partnerships": True}, seed=1)`` (the first
+    hand is dealt from its own seeded generator) or ``FastGame.from_game(game)`` (a copy of a reference
+    game's current state, hand in progress included).
+    """
+
+    __slots__ = (
+        "_can_draw_mode", "_end_saved", "_hand_points", "_immediate", "_partners", "_reserve", "_scoring",
+        "_target", "_undo", "_unit", "_voluntary", "arms", "count", "draw", "drawn", "finished", "hand_number",
+        "hand_size", "hands", "in_hand", "last_end", "last_leader", "last_winner", "lead_double", "lead_sides",
+        "lead_spinner", "lead_tile", "leader", "narms", "owner", "passes", "passing", "placed", "players", "rng",
+        "rules", "scores", "spin", "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void",
+        "weight", "winner",
+    )
+
+    def __init__(self, variant: str | Rules = "block", players: int = 2, *,
+                 options: Mapping[str, object] | None = None, seed: int | None = None, deal: bool = True) -> None:
+        rules = variant if isinstance(variant, Rules) else make_rules(variant, players, options)
+        problems = unsupported(rules)
+        if problems:
+            if rules.name not in FAST_VARIANTS:
+                raise VariantError(f"the fast engine plays {', '.join(FAST_VARIANTS)}, not {rules.name}")
+            raise OptionError(f"the fast engine does not implement {', '.join(problems)} ({rules.name})")
+        self.rules = rules
+        opts = rules.options
+        self.players = rules.players
+        top: int = rules.top  # type: ignore[attr-defined]
+        self.t = tables(top)
+        mode = _SPINNER_MODES[getattr(opts, "spinner_mode", "none")]
+        self.spinner_mode = mode
+        #: arm slots: the two tips, plus a pair of short ends per possible spinner
+        self.arms = 2 if mode == 0 else (4 if mode == 1 else 2 + 2 * (top + 1))
+        ntiles = len(self.t.tiles)
+        self.draw = ntiles * self.arms
+        self.passing = self.draw + 1
+        self.hand_size = rules.deal_size()
+        self._can_draw_mode = rules.draw_mode != "none"
+        self._reserve = rules.reserve
+        self._voluntary = rules.voluntary_draw
+        self._immediate = rules.immediate_win
+        self._scoring = rules.name == "all-fives"
+        self._partners = bool(getattr(opts, "partnerships", False))
+        self._target: int = rules.target  # type: ignore[attr-defined]
+        self._unit: int = getattr(rules, "unit", 1)
+        self.rng = random.Random(seed)
+        self.scores = [0] * self.players
+        self.finished = False
+        self.winner: int | None = None
+        self.hand_number = 0
+        self.last_leader = 0
+        self.last_winner: int | None = None
+        self.last_end = ""
+        self._hand_points: list[int] = [0] * self.players
+        self._undo: list[tuple[int, ...]] = []
+        self._end_saved: object = None
+        self.in_hand = False
+        self._clear_hand()
+        if deal:
+            self.next_hand()
+
+    def _clear_hand(self) -> None:
+        self.hands = [0] * self.players
+        self.void = [0] * self.players
+        self.stock: list[int] = []
+        self.stock_pos = 0
+        self.turn = 0
+        self.passes = 0
+        self.drawn = 0
+        self.lead_tile = -1
+        self.leader = 0
+        self.placed = 0
+        self.value = [-1] * self.arms
+        self.weight = [0] * self.arms
+        self.owner = [0] * self.arms
+        self.spin = [0] * self.arms
+        self.narms = 0
+        self.count = 0
+        self.lead_sides = 0
+        self.lead_spinner = False
+        self.lead_double = False
+        self.spinners = 0
+        self._end_saved = None
+
+    # ------------------------------------------------------------------ hands
+    def reset(self) -> None:
+        """Start the game over: scores to zero, the next deal is hand 1 (with its called lead)."""
+        self.scores = [0] * self.players
+        self.finished = False
+        self.winner = None
+        self.hand_number = 0
+        self.last_leader = 0
+        self.last_winner = None
+        self.last_end = ""
+        self.in_hand = False
+        self._undo.clear()
+        self._clear_hand()
+
+    def next_hand(self) -> None:
+        """Shuffle and deal the next hand from this game's own generator, then open it."""
+        order = list(range(len(self.t.tiles)))
+        self.rng.shuffle(order)
+        size = self.hand_size
+        deal = [order[seat * size:(seat + 1) * size] for seat in range(self.players)]
+        leader = self.rng.randrange(self.players) if self._random_leader_needed() else None
+        self.start_hand(deal, order[self.players * size:], leader)
+
+    def _random_leader_needed(self) -> bool:
+        opts = self.rules.options
+        first = getattr(opts, "first_lead", "call_highest_double")
+        rule = getattr(opts, "lead_rule", "winner_any")
+        coming = self.hand_number + 1
+        return (coming == 1 and first == "random_player_any_tile") or (coming > 1 and rule == "random")
+
+    def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None) -> None:
+        """Open a hand from a deal (tile indices per seat), the stock order and, where the rules
+        leave the lead to chance, the leader.  Leads follow BLK-3/4 and A5-3/4."""
+        if self.finished:
+            raise IllegalMoveError("the game is over")
+        if self.in_hand:
+            raise IllegalMoveError("the current hand is not over")
+        self._clear_hand()
+        self._undo.clear()
+        for seat, tiles in enumerate(deal):
+            mask = 0
+            for tile in tiles:
+                mask |= 1 << tile
+            self.hands[seat] = mask
+        self.stock = list(stock)
+        self.hand_number += 1
+        opts = self.rules.options
+        first = getattr(opts, "first_lead", "call_highest_double")
+        rule = getattr(opts, "lead_rule", "winner_any")
+        number = self.hand_number
+        lead_tile = -1
+        if (number > 1 and rule == "random") or (number == 1 and first == "random_player_any_tile"):
+            if leader is None:
+                raise IllegalMoveError("the rules leave this lead to chance: the hand needs a leader")
+            seat = leader
+        elif number > 1 and rule == "rotate":
+            seat = (self.last_leader + 1) % self.players
+        elif number > 1 and self.last_winner is not None:
+            seat = self.last_winner
+        else:
+            seat, lead_tile = self._call_lead()
+        self.leader = self.turn = seat
+        self.lead_tile = lead_tile
+        self.in_hand = True
+
+    def _call_lead(self) -> tuple[int, int]:
+        t = self.t
+        for number in range(t.top, -1, -1):
+            index = number * (number + 1) // 2 + number
+            for seat, hand in enumerate(self.hands):
+                if hand >> index & 1:
+                    return seat, index
+        best = (-1, -1)
+        found = (0, 0)
+        for seat, hand in enumerate(self.hands):
+            for tile in bits(hand):
+                key = (t.pips[tile], t.high[tile])
+                if key > best:
+                    best, found = key, (seat, tile)
+        return found
+
+    # ------------------------------------------------------------------ moves
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    def legal_actions(self) -> list[int]:
+        """The actions the player on turn may take (the same set as the reference's legal moves)."""
+        if not self.in_hand:
+            return []
+        hand = self.hands[self.turn]
+        arms = self.arms
+        out: list[int] = []
+        if not self.placed:
+            if self.lead_tile >= 0:
+                return [self.lead_tile * arms]
+            while hand:
+                low = hand & -hand
+                out.append((low.bit_length() - 1) * arms)
+                hand ^= low
+            return out
+        suit = self.t.suit
+        value = self.value
+        owner = self.owner
+        previous = -1
+        for arm in range(self.narms):
+            v = value[arm]
+            if v < 0:
+                previous = -1
+                continue
+            if owner[arm] == previous and value[arm - 1] == v:
+                continue  # the second face of the same double: the reference lists the tile once
+            previous = owner[arm]
+            fits = hand & suit[v]
+            while fits:
+                low = fits & -fits
+                out.append((low.bit_length() - 1) * arms + arm)
+                fits ^= low
+        if out:
+            if self._voluntary and self._can_draw():
+                out.append(self.draw)
+            return out
+        return [self.draw] if self._can_draw() else [self.passing]
+
+    def _can_draw(self) -> bool:
+        return self._can_draw_mode and len(self.stock) - self.stock_pos > self._reserve
+
+    def apply(self, action: int) -> int:
+        """Take ``action`` for the player on turn; returns the points it scored.  The action must
+        be one of :meth:`legal_actions` (checked only by :meth:`apply_checked`)."""
+        seat = self.turn
+        if action >= self.draw:
+            self._undo.append((action, seat, self.passes, self.drawn, self.void[seat], self.turn))
+            if action == self.draw:
+                tile = self.stock[self.stock_pos]
+                self.stock_pos += 1
+                self.hands[seat] |= 1 << tile
+                self.drawn += 1
+                self.passes = 0
+                self.void[seat] = 0
+                return 0
+            mask = 0
+            for arm in range(self.narms):
+                if self.value[arm] >= 0:
+                    mask |= 1 << self.value[arm]
+            self.void[seat] |= mask
+            self.passes = self.passes + 1 if self.drawn == 0 else 0
+            self.drawn = 0
+            if self.passes >= self.players:
+                self._end_hand("blocked", None)
+            else:
+                self.turn = (seat + 1) % self.players
+            return 0
+        arms = self.arms
+        tile, arm = divmod(action, arms)
+        t = self.t
+        value = self.value
+        weight = self.weight
+        owner = self.owner
+        spin = self.spin
+        self.placed += 1
+        number = self.placed
+        self.hands[seat] ^= 1 << tile
+        double = t.is_double[tile]
+        if number == 1:
+            self._undo.append((action, seat, self.passes, self.drawn, self.lead_tile, self.narms, self.spinners,
+                               self.count, self.turn))
+            if double:
+                v = t.high[tile]
+                value[0] = value[1] = v
+                weight[0] = weight[1] = 1
+                self.lead_spinner = self.spinner_mode != 0
+                self.spinners += self.lead_spinner
+            else:
+                value[0], value[1] = t.high[tile], t.low[tile]
+                weight[0] = weight[1] = 1
+                self.lead_spinner = False
+            self.lead_double = double
+            owner[0] = owner[1] = 1
+            spin[0] = spin[1] = 0
+            self.narms = 2
+            self.lead_sides = 0
+            self.lead_tile = -1
+        else:
+            v = value[arm]
+            self._undo.append((action, seat, self.passes, self.drawn, v, weight[arm], owner[arm], spin[arm],
+                               self.narms, self.spinners, self.count, self.lead_sides, self.turn,
+                               weight[arm ^ 1] if arm < 2 else 0))
+            if double:
+                weight[arm] = 2
+                if self.spinner_mode == 2 or (self.spinner_mode == 1 and self.spinners == 0):
+                    self.spinners += 1
+                    new_spin = number
+                else:
+                    new_spin = 0
+            else:
+                value[arm] = t.high[tile] + t.low[tile] - v
+                weight[arm] = 1
+                new_spin = 0
+            old_owner = owner[arm]
+            owner[arm] = number
+            if old_owner == 1 and arm < 2 and self.lead_double:
+                # a side of the lead double: the other side, if still free, now shows both halves
+                self.lead_sides += 1
+                if owner[arm ^ 1] == 1:
+                    weight[arm ^ 1] = 2
+                elif self.lead_spinner:
+                    self._open_ends(1, v)
+            elif spin[arm]:
+                self._open_ends(spin[arm], v)
+            spin[arm] = new_spin
+        self.passes = self.drawn = 0
+        points = 0
+        if self._scoring:
+            total = 0
+            for i in range(self.narms):
+                if value[i] >= 0:
+                    total += value[i] * weight[i]
+            self.count = total
+            if total > 0 and total % 5 == 0:
+                points = total // self._unit
+                self.scores[seat] += points
+        if not self.hands[seat]:
+            self._end_hand("domino", seat)
+        elif points and self._immediate and self._game_over()[0]:
+            self._end_hand("unfinished", None)
+        else:
+            self.turn = (seat + 1) % self.players
+        return points
+
+    def _open_ends(self, spinner: int, v: int) -> None:
+        n = self.narms
+        self.value[n] = self.value[n + 1] = v
+        self.weight[n] = self.weight[n + 1] = 0
+        self.owner[n] = self.owner[n + 1] = spinner
+        self.spin[n] = self.spin[n + 1] = 0
+        self.narms = n + 2
+
+    def undo(self) -> int:
+        """Take back the last action of the hand in progress (or the one that ended it); returns it."""
+        if not self._undo:
+            raise IllegalMoveError("there is nothing to undo in this hand")
+        record = self._undo.pop()
+        action = record[0]
+        seat = record[1]
+        assert isinstance(action, int) and isinstance(seat, int)
+        if self._end_saved is not None and not self.in_hand:
+            self._restore_end()
+        if action >= self.draw:
+            _, _, self.passes, self.drawn, self.void[seat], self.turn = record
+            if action == self.draw:
+                self.stock_pos -= 1
+                self.hands[seat] ^= 1 << self.stock[self.stock_pos]
+            return action
+        tile, arm = divmod(action, self.arms)
+        self.hands[seat] |= 1 << tile
+        after = self.count  # the count the placement left, which is what it scored (All Fives)
+        if self.placed == 1:
+            (_, _, self.passes, self.drawn, self.lead_tile, narms, self.spinners, self.count,
+             self.turn) = record
+            self.value[0] = self.value[1] = -1
+            self.narms = 0
+        else:
+            (_, _, self.passes, self.drawn, v, w, o, s, narms, self.spinners, self.count, self.lead_sides,
+             self.turn, twin) = record
+            for extra in range(narms, self.narms):
+                self.value[extra] = -1
+            self.narms = narms
+            self.value[arm] = v
+            self.weight[arm] = w
+            self.owner[arm] = o
+            self.spin[arm] = s
+            if arm < 2:
+                self.weight[arm ^ 1] = twin
+        self.placed -= 1
+        if self._scoring and after > 0 and after % 5 == 0:
+            self.scores[seat] -= after // self._unit
+        return action
+
+    # ------------------------------------------------------------------ hand end
+    def _end_hand(self, end: str, seat: int | None) -> None:
+        self._end_saved = (list(self.scores), self.finished, self.winner, self.last_winner, self.last_leader,
+                           self.last_end, list(self._hand_points))
+        self.in_hand = False
+        if end == "unfinished":
+            winner, points = None, [0] * self.players
+        elif self._scoring:
+            winner, points = self._fives_end(end, seat)
+        elif self._partners:
+            winner, points = self._partnership_end(end, seat)
+        else:
+            winner, points = self._block_end(end, seat)
+        for receiver in range(self.players):
+            self.scores[receiver] += points[receiver]
+        self._hand_points = points
+        self.last_end = end
+        self.last_winner = winner
+        self.last_leader = self.leader
+        finished, game_winner = self._game_over()
+        if finished:
+            self.finished = True
+            self.winner = game_winner
+
+    def _restore_end(self) -> None:
+        saved = self._end_saved
+        assert isinstance(saved, tuple)
+        (scores, self.finished, self.winner, self.last_winner, self.last_leader, self.last_end,
+         hand_points) = saved
+        self.scores[:] = scores
+        self._hand_points = hand_points
+        self._end_saved = None
+        self.in_hand = True
+
+    def pips(self, seat: int) -> int:
+        """The pips left in ``seat``'s hand."""
+        pips = self.t.pips
+        hand = self.hands[seat]
+        total = 0
+        while hand:
+            low = hand & -hand
+            total += pips[low.bit_length() - 1]
+            hand ^= low
+        return total
+
+    def _lowest(self, seats: Sequence[int]) -> list[int]:
+        values = [self.pips(s) for s in seats]
+        low = min(values)
+        return [s for s, v in zip(seats, values, strict=True) if v == low]
+
+    def _lightest(self, seats: Sequence[int]) -> int:
+        light = self.t.lightness
+        return min(seats, key=lambda s: min((light[tile] for tile in bits(self.hands[s])), default=(0, 0)))
+
+    def _block_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
+        opts = self.rules.options
+        n = self.players
+        pips = [self.pips(s) for s in range(n)]
+        points = [0] * n
+        if seat is None:
+            lowest = self._lowest(range(n))
+            if len(lowest) == 1:
+                seat = lowest[0]
+            elif opts.tie_rule == "lightest_tile":
+                seat = self._lightest(lowest)
+            else:
+                return None, points
+        own = pips[seat]
+        others = [p for s, p in enumerate(pips) if s != seat]
+        rule = opts.blocked_score
+        if rule == "opponents_total":
+            points[seat] = sum(others)
+        elif rule == "opponents_minus_own":
+            points[seat] = max(0, sum(others) - own)
+        elif rule == "sum_of_differences":
+            points[seat] = sum(p - own for p in others)
+        else:
+            points[seat] = sum(pips)
+        return seat, points
+
+    def _partnership_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
+        pips = [self.pips(s) for s in range(4)]
+        points = [0] * 4
+        if seat is None:
+            sides = (pips[0] + pips[2], pips[1] + pips[3])
+            if sides[0] == sides[1]:
+                return None, points
+            side = 0 if sides[0] < sides[1] else 1
+            members = self._lowest((side, side + 2))
+            seat = members[0] if len(members) == 1 else self._lightest(members)
+        points[seat] = points[(seat + 2) % 4] = sum(pips)
+        return seat, points
+
+    def _fives_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
+        opts = self.rules.options
+        n = self.players
+        unit = self._unit
+        pips = [self.pips(s) for s in range(n)]
+        points = [0] * n
+
+        def round5(x: int) -> int:
+            return 5 * ((x + 2) // 5)
+
+        if seat is None:
+            lowest = self._lowest(range(n))
+            if len(lowest) == 1:
+                seat = lowest[0]
+            elif opts.end_scoring == "each_subtracts_own":
+                return None, [-round5(p) // unit if p else 0 for p in pips]  # a tie changes nothing here
+            elif opts.tie_rule == "split_3p" and n == 3 and len(lowest) == 2:
+                third = next(s for s in range(3) if s not in lowest)
+                share = (round5(pips[third]) // 2) // 5 * 5 // unit
+                for s in lowest:
+                    points[s] = share
+                return None, points
+            else:
+                return None, points
+        if opts.end_scoring == "each_subtracts_own":
+            for s in range(n):
+                if pips[s]:
+                    points[s] = -round5(pips[s]) // unit
+            return seat, points
+        others = [p for s, p in enumerate(pips) if s != seat]
+        if opts.bonus_rounding == "total":
+            bonus = round5(sum(others))
+            raw = round5(sum(others) - pips[seat])
+        else:
+            bonus = sum(round5(p) for p in others)
+            raw = bonus - round5(pips[seat])
+        if opts.blocked_score == "opponents_minus_own" and end == "blocked":
+            bonus = max(0, raw)
+        points[seat] = bonus // unit
+        return seat, points
+
+    def _game_over(self) -> tuple[bool, int | None]:
+        scores = self.scores
+        best = max(scores)
+        if best < self._target:
+            return False, None
+        leaders = [s for s, score in enumerate(scores) if score == best]
+        if len(leaders) == 1:
+            return True, leaders[0]
+        if self._partners and len(leaders) == 2 and leaders[1] - leaders[0] == 2:
+            return True, leaders[0]
+        return False, None
+
+    # ------------------------------------------------------------------ search helpers
+    def playout(self, rng: random.Random | None = None) -> int:
+        """Play uniformly random legal actions to the end of the hand; returns how many were taken."""
+        choose = (rng or self.rng).choice
+        legal = self.legal_actions
+        apply = self.apply
+        taken = 0
+        while self.in_hand:
+            apply(choose(legal()))
+            taken += 1
+        return taken
+
+    def determinize(self, seat: int, rng: random.Random | None = None) -> None:
+        """Redeal what ``seat`` cannot see — the other hands and the undrawn stock — at random,
+        keeping every hand size and every suit a seat is known to lack (it passed, or could not
+        play, with those numbers showing).  The state must be at the point being searched from:
+        undo below it is not supported after a redeal."""
+        rng = rng or self.rng
+        hands = self.hands
+        stock = self.stock
+        suit = self.t.suit
+        others = [s for s in range(self.players) if s != seat]
+        unseen = 0
+        for s in others:
+            unseen |= hands[s]
+        pool = bits(unseen) + stock[self.stock_pos:]
+        sizes = [hands[s].bit_count() for s in others]
+        banned = []
+        for s in others:
+            mask = 0
+            void = self.void[s]
+            while void:
+                low = void & -void
+                mask |= suit[low.bit_length() - 1]
+                void ^= low
+            banned.append(mask)
+        if _kernel is not None and self.t.top <= 9:
+            redeal = _kernel.deal(pool, sizes, banned, rng.getrandbits(64))
+            if redeal is not None:
+                for s, mask in zip(others, redeal[0], strict=True):
+                    hands[s] = mask
+                stock[self.stock_pos:] = redeal[1]
+            return
+        for _attempt in range(20):
+            rng.shuffle(pool)
+            if not any(banned):
+                position = 0
+                for s, size in zip(others, sizes, strict=True):
+                    mask = 0
+                    for tile in pool[position:position + size]:
+                        mask |= 1 << tile
+                    hands[s] = mask
+                    position += size
+                stock[self.stock_pos:] = pool[position:]
+                return
+            rest = list(pool)
+            dealt = [0] * len(others)
+            ok = True
+            # the most constrained seats choose first
+            for i in sorted(range(len(others)), key=lambda i: -banned[i].bit_count()):
+                need = sizes[i]
+                keep = []
+                mask = 0
+                for tile in rest:
+                    if need and not banned[i] >> tile & 1:
+                        mask |= 1 << tile
+                        need -= 1
+                    else:
+                        keep.append(tile)
+                if need:
+                    ok = False
+                    break
+                dealt[i] = mask
+                rest = keep
+            if ok:
+                for i, s in enumerate(others):
+                    hands[s] = dealt[i]
+                stock[self.stock_pos:] = rest
+                return
+        # no consistent redeal found by sampling: the true deal is consistent, keep it
+
+    def finish_randomly(self, rng: random.Random | None = None) -> int:
+        """Play the rest of the hand with uniformly random legal actions and score it, like
+        :meth:`playout`, but in the compiled kernel when it is built (sets up to double-nine).
+        The hand's undo history is dropped and the table is left as it was; hands, stock,
+        scores and the result are final.  Returns how many actions were taken."""
+        if not self.in_hand:
+            return 0
+        rng = rng or self.rng
+        if _kernel is None or self.t.top > 9:
+            taken = self.playout(rng)
+            self._undo.clear()
+            self._end_saved = None
+            return taken
+        end, seat, turn, placed, stock_pos, hands, scores, moves, _ = _kernel.rollout(
+            self.kernel_config(), self.kernel_state(), rng.getrandbits(64), False)
+        self._adopt(hands, scores, turn, placed, stock_pos)
+        self._end_hand(_ENDS[end], seat)
+        self._end_saved = None
+        return moves
+
+    def _adopt(self, hands: list[int], scores: list[int], turn: int, placed: int, stock_pos: int) -> None:
+        self.hands = hands
+        self.scores = scores
+        self.turn = turn
+        self.placed = placed
+        self.stock_pos = stock_pos
+        self._undo.clear()
+
+    def kernel_config(self) -> tuple[int, ...]:
+        """The rules as the compiled kernel takes them."""
+        return (self.players, self.arms, self.spinner_mode, int(self._can_draw_mode), self._reserve,
+                int(self._voluntary), int(self._scoring), self._unit, int(self._immediate), int(self._partners),
+                self._target, self.t.top)
+
+    def kernel_state(self) -> tuple[object, ...]:
+        """The hand in progress as the compiled kernel takes it."""
+        return (self.hands, self.stock, self.stock_pos, self.turn, self.passes, self.drawn, self.placed,
+                self.lead_tile, self.narms, self.lead_sides, int(self.lead_spinner), int(self.lead_double),
+                self.spinners, self.count, self.value, self.weight, self.owner, self.spin, self.scores)
+
+    # ------------------------------------------------------------------ conversions
+    @classmethod
+    def from_game(cls, game: Game) -> FastGame:
+        """A fast copy of a reference game: its scores and history, and the hand in progress
+        replayed move by move from the hand's deal."""
+        fast = cls(game.rules, deal=False)
+        if not game.log:
+            return fast
+        fast.hand_number = len(game.log) - 1
+        if len(game.log) > 1:
+            previous = game.log[-2]
+            fast.last_leader = previous.leader
+            fast.last_winner = previous.result.winner if previous.result else None
+        log = game.hand
+        fast.scores = list(log.start_scores)
+        index = {tile: tile.index for tile in fast.t.tiles}
+        fast.start_hand([[index[tile] for tile in tiles] for tiles in log.setup.deal],
+                        [index[tile] for tile in log.setup.stock], log.setup.leader)
+        for event in log.events:
+            fast.apply(fast.from_move(event.move))
+        return fast
+
+    def to_move(self, action: int) -> Move:
+        """The reference :class:`~boneyard.moves.Move` of ``action`` in the current position."""
+        if action == self.draw:
+            return Move.draw()
+        if action == self.passing:
+            return Move.passing()
+        tile_index, arm = divmod(action, self.arms)
+        tile = self.t.tiles[tile_index]
+        if not self.placed:
+            return Move.lead(tile)
+        v = self.value[arm]
+        return Move(Kind.PLAY, tile, v if v >= 0 else tile.high, self.owner[arm])
+
+    def from_move(self, move: Move) -> int:
+        """The action of a reference move in the current position; raises
+        :class:`~boneyard.errors.IllegalMoveError` if no open end takes it."""
+        if move.kind == Kind.DRAW:
+            return self.draw
+        if move.kind == Kind.PASS:
+            return self.passing
+        tile = move.tile
+        if tile is None or move.kind not in (Kind.LEAD, Kind.PLAY) or tile.high > self.t.top:
+            raise IllegalMoveError(f"{move}: the fast engine has no such move", move)
+        if move.kind == Kind.LEAD:
+            return tile.index * self.arms
+        for arm in range(self.narms):
+            if self.owner[arm] == move.target and self.value[arm] == move.half:
+                return tile.index * self.arms + arm
+        raise IllegalMoveError(f"{move}: tile {move.target} has no open {move.half} end", move)
+
+    def tiles_of(self, seat: int) -> list[Tile]:
+        """The tiles in ``seat``'s hand."""
+        return [self.t.tiles[index] for index in bits(self.hands[seat])]

@@ -1,0 +1,279 @@
+"""The fast engine against the reference: the same legal moves, scores and winners, move for move.
+
+Every game is played on a reference :class:`~boneyard.state.Game` and a :class:`~boneyard.fast.FastGame`
+side by side with random moves; after each move both must agree on the legal move set, the turn, the
+scores, whether the hand and game are over, the hand result and the game winner.  Undo is checked by
+taking back whole hands and comparing again.
+
+``BONEYARD_FAST_GAMES=N`` (or ``-m slow``) raises the number of games: ``tests/test_fast.py::
+test_millions_of_random_moves`` plays until a million moves have been compared.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+import boneyard
+from boneyard.errors import IllegalMoveError, OptionError, VariantError
+from boneyard.fast import FastGame, bits, engine, tables
+from boneyard.moves import Move
+from boneyard.state import Game
+
+try:
+    from boneyard.fast import _kernel as compiled
+except ImportError:  # built without a C compiler
+    compiled = None  # type: ignore[assignment]
+
+CONFIGS: list[tuple[str, int, dict[str, object]]] = [
+    ("block", 2, {}),
+    ("block", 3, {}),
+    ("block", 4, {}),
+    ("block", 4, {"partnerships": True}),
+    ("block", 2, {"blocked_score": "opponents_minus_own", "tie_rule": "no_score"}),
+    ("block", 3, {"blocked_score": "sum_of_differences", "lead_rule": "rotate"}),
+    ("block", 3, {"blocked_score": "all_pips", "first_lead": "random_player_any_tile", "lead_rule": "random"}),
+    ("block", 4, {"set": 9}),
+    ("draw", 2, {}),
+    ("draw", 4, {"boneyard_reserve": 2}),
+    ("draw", 3, {"allow_voluntary_draw": True, "target": 50}),
+    ("all-fives", 2, {}),
+    ("all-fives", 3, {"tie_rule": "split_3p", "bonus_rounding": "per_opponent"}),
+    ("all-fives", 4, {"spinner_mode": "none"}),
+    ("all-fives", 2, {"spinner_mode": "all_doubles", "score_unit": "fives"}),
+    ("all-fives", 2, {"blocked_score": "opponents_minus_own", "win_check": "end_of_hand"}),
+    ("all-fives", 3, {"end_scoring": "each_subtracts_own", "allow_voluntary_draw": True}),
+    ("all-fives", 2, {"set": 9, "spinner_mode": "all_doubles", "boneyard_reserve": 1}),
+]
+
+GAMES = int(os.environ.get("BONEYARD_FAST_GAMES", "6"))
+
+
+def legal_set(fast: FastGame) -> set[Move]:
+    moves = [fast.to_move(action) for action in fast.legal_actions()]
+    assert len(moves) == len(set(moves)), f"duplicate fast moves {moves}"
+    return set(moves)
+
+
+def check_same(game: Game, fast: FastGame, where: str) -> None:
+    assert fast.scores == game.scores, where
+    assert fast.in_hand == game.in_hand, where
+    assert fast.finished == game.finished, where
+    assert fast.winner == game.winner, where
+    if game.in_hand:
+        assert fast.turn == game.turn, where
+        assert legal_set(fast) == set(game.legal_moves()), where
+        for seat in range(game.players):
+            assert sorted(fast.tiles_of(seat)) == sorted(game.hands[seat]), where
+        assert fast.stock_left == game.stock_left, where
+    else:
+        result = game.hand.result
+        assert result is not None
+        assert fast.last_winner == result.winner, where
+        assert fast.last_end == result.end, where
+
+
+def play_both(variant: str, players: int, options: dict[str, object], seed: int, rng: random.Random,
+              check_undo: bool = True) -> int:
+    """One whole game on both engines; returns the number of moves compared."""
+    game = boneyard.new_game(variant, players, seed=seed, options=options)
+    fast = FastGame.from_game(game)
+    moves = 0
+    while True:
+        where = f"{variant} {players}p {options} seed {seed}, hand {len(game.log)}, move {len(game.hand.events)}"
+        check_same(game, fast, where)
+        if game.finished:
+            return moves
+        if not game.in_hand:
+            if check_undo:
+                take_back_hand(game, fast, where)
+            game.next_hand()
+            setup = game.hand.setup
+            fast.start_hand([[t.index for t in hand] for hand in setup.deal], [t.index for t in setup.stock],
+                            setup.leader)
+            continue
+        move = rng.choice(game.legal_moves())
+        event = game.apply(move)
+        points = fast.apply(fast.from_move(move))
+        assert points == event.points, where
+        moves += 1
+
+
+def take_back_hand(game: Game, fast: FastGame, where: str) -> None:
+    """Undo the whole finished hand on both engines, comparing at every step, then replay it."""
+    events = list(game.hand.events)
+    for _ in events:
+        game.undo()
+        fast.undo()
+        check_same(game, fast, where + " (undo)")
+    for event in events:
+        game.apply(event.move)
+        fast.apply(fast.from_move(event.move))
+    check_same(game, fast, where + " (redo)")
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), CONFIGS,
+                         ids=[f"{v}-{p}p-{'-'.join(f'{k}={x}' for k, x in o.items()) or 'default'}"
+                              for v, p, o in CONFIGS])
+def test_fast_engine_matches_reference_move_for_move(variant: str, players: int, options: dict[str, object]) -> None:
+    rng = random.Random(f"{variant}{players}{options}")
+    total = 0
+    for seed in range(GAMES):
+        total += play_both(variant, players, options, seed, rng)
+    assert total > 0
+
+
+@pytest.mark.slow
+def test_millions_of_random_moves() -> None:
+    """A million compared moves over every configuration (about ten minutes of CPU)."""
+    target = int(os.environ.get("BONEYARD_FAST_MOVES", "1000000"))
+    rng = random.Random(2024)
+    total = seed = 0
+    while total < target:
+        for variant, players, options in CONFIGS:
+            total += play_both(variant, players, options, 1000 + seed, rng, check_undo=seed % 4 == 0)
+        seed += 1
+
+
+def test_undo_restores_every_action_of_a_hand() -> None:
+    fast = FastGame("all-fives", 2, seed=11)
+    before = (list(fast.hands), fast.turn, list(fast.scores))
+    taken = fast.playout(random.Random(5))
+    assert not fast.in_hand
+    for _ in range(taken):
+        fast.undo()
+    assert (list(fast.hands), fast.turn, list(fast.scores)) == before
+    assert fast.in_hand and fast.placed == 0
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        fast.undo()
+
+
+def test_actions_are_integers_in_a_fixed_space() -> None:
+    fast = FastGame("all-fives", 4, options={"spinner_mode": "all_doubles"}, seed=2)
+    assert fast.arms == 2 + 2 * 7
+    assert fast.draw == 28 * fast.arms and fast.passing == fast.draw + 1
+    for _ in range(50):
+        for action in fast.legal_actions():
+            assert isinstance(action, int) and 0 <= action <= fast.passing
+        if not fast.in_hand:
+            break
+        fast.apply(fast.legal_actions()[0])
+
+
+def test_partnership_block_deals_every_tile_and_shares_the_score() -> None:
+    fast = FastGame("block", 4, options={"partnerships": True}, seed=8)
+    assert all(hand.bit_count() == 7 for hand in fast.hands) and fast.stock_left == 0
+    assert fast.lead_tile == Move.lead(tables(6).tiles[27]).tile.index  # type: ignore[union-attr]
+    fast.playout()
+    winner = fast.last_winner
+    if winner is not None:
+        assert fast.scores[winner] == fast.scores[(winner + 2) % 4] > 0
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "python"])
+@pytest.mark.parametrize(("variant", "players"), [("block", 4), ("draw", 3), ("all-fives", 2)])
+def test_determinize_keeps_sizes_own_hand_and_known_voids(variant: str, players: int, compiled: bool,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    if compiled and not engine.KERNEL:
+        pytest.skip("the compiled kernel is not built")
+    if not compiled:
+        monkeypatch.setattr(engine, "_kernel", None)
+    rng = random.Random(3)
+    changed = 0
+    for seed in range(40):
+        fast = FastGame(variant, players, seed=seed)
+        for _ in range(rng.randrange(4, 14)):
+            if not fast.in_hand:
+                break
+            fast.apply(rng.choice(fast.legal_actions()))
+        if not fast.in_hand:
+            continue
+        seat = fast.turn
+        own = fast.hands[seat]
+        sizes = [hand.bit_count() for hand in fast.hands]
+        unseen = sum(fast.hands) - own | sum(1 << t for t in fast.stock[fast.stock_pos:])
+        voids = list(fast.void)
+        before = list(fast.hands)
+        fast.determinize(seat, rng)
+        changed += fast.hands != before
+        assert fast.hands[seat] == own
+        assert [hand.bit_count() for hand in fast.hands] == sizes
+        assert sum(fast.hands) - own | sum(1 << t for t in fast.stock[fast.stock_pos:]) == unseen
+        for other in range(players):
+            if other != seat:
+                for tile in bits(fast.hands[other]):
+                    t = fast.t
+                    assert not (voids[other] >> t.high[tile] & 1 or voids[other] >> t.low[tile] & 1)
+        fast.playout(rng)
+    assert changed > 10
+
+
+def test_unsupported_variants_and_options_are_refused() -> None:
+    with pytest.raises(VariantError, match="fast engine plays"):
+        FastGame("bergen", 2)
+    with pytest.raises(OptionError, match="end_on_dead_layout"):
+        FastGame("draw", 2, options={"end_on_dead_layout": True})
+
+
+def test_from_move_rejects_a_move_with_no_open_end() -> None:
+    game = boneyard.new_game("block", 2, seed=4)
+    fast = FastGame.from_game(game)
+    fast.apply(fast.legal_actions()[0])
+    with pytest.raises(IllegalMoveError, match="no open"):
+        fast.from_move(Move.parse("6-0@5"))
+
+
+KERNEL_CONFIGS = [c for c in CONFIGS if c[2].get("set", 6) != 12]  # the kernel plays up to double-nine
+
+
+@pytest.mark.skipif(not engine.KERNEL, reason="the compiled kernel is not built (no C compiler)")
+@pytest.mark.parametrize(("variant", "players", "options"), KERNEL_CONFIGS,
+                         ids=[f"{v}-{p}p-{'-'.join(f'{k}={x}' for k, x in o.items()) or 'default'}"
+                              for v, p, o in KERNEL_CONFIGS])
+def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, options: dict[str, object]) -> None:
+    """Every traced kernel playout replays on the Python engine: at each step the same number of
+    legal actions, the kernel's choice among them, and the same final hands, play scores and end."""
+    rng = random.Random(f"kernel{variant}{players}{options}")
+    for seed in range(GAMES * 5):
+        fast = FastGame(variant, players, options=options, seed=seed)
+        for _ in range(rng.randrange(0, 12)):  # start the kernel from the middle of a hand too
+            if not fast.in_hand:
+                break
+            fast.apply(rng.choice(fast.legal_actions()))
+        if not fast.in_hand:
+            continue
+        end, seat, _turn, placed, stock_pos, hands, scores, moves, trace = compiled.rollout(
+            fast.kernel_config(), fast.kernel_state(), rng.getrandbits(64), True)
+        assert trace is not None and len(trace) == moves
+        for count, action in trace:
+            legal = fast.legal_actions()
+            assert count == len(legal) and action in legal, (variant, seed, fast.placed)
+            fast.apply(action)
+        assert not fast.in_hand
+        assert (fast.last_end, fast.last_winner if fast.last_end == "domino" else None) == (
+            ("domino", "blocked", "unfinished")[end], seat)
+        assert fast.hands == hands and fast.placed == placed and fast.stock_pos == stock_pos
+        assert [a - b for a, b in zip(fast.scores, fast._hand_points, strict=True)] == scores
+
+
+@pytest.mark.parametrize("compiled_kernel", [True, False], ids=["kernel", "python"])
+def test_finish_randomly_scores_the_hand_like_a_playout(compiled_kernel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not compiled_kernel:
+        monkeypatch.setattr(engine, "_kernel", None)
+    for seed in range(20):
+        fast = FastGame("block", 4, options={"partnerships": True}, seed=seed)
+        taken = fast.finish_randomly(random.Random(seed))
+        assert taken >= 4 * 4 and not fast.in_hand
+        assert sum(fast.scores) == 2 * sum(fast.pips(s) for s in range(4)) or fast.last_winner is None
+        with pytest.raises(IllegalMoveError):
+            fast.undo()
+
+
+def test_kernel_rejects_a_malformed_state() -> None:
+    if compiled is None:
+        pytest.skip("the compiled kernel is not built")
+    fast = FastGame("block", 2, seed=1)
+    with pytest.raises(ValueError, match="state needs 19 items"):
+        compiled.rollout(fast.kernel_config(), (), 1, False)
