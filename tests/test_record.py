@@ -137,6 +137,12 @@ def test_wrong_tile_set_in_deal() -> None:
     assert bad(mutate) == "hand 1: deal plus stock is not the variant's tile set: missing 1-0"
 
 
+def test_missing_stock_with_undealt_tiles() -> None:
+    def mutate(d: dict[str, Any]) -> None:
+        del d["hands"][0]["stock"]
+    assert bad(mutate) == "hand 1: missing key 'stock' (13 tiles were not dealt)"
+
+
 def test_bad_tile_text_in_deal() -> None:
     def mutate(d: dict[str, Any]) -> None:
         d["hands"][0]["deal"][1][2] = "3-9x"

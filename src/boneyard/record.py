@@ -150,6 +150,10 @@ def _setup(game: Game, hand: Any, number: int) -> HandSetup:
     except NotationError as error:
         raise RecordError(f"{where}deal: {error}") from None
     _require(hand, "moves", list, where)
+    if "stock" not in hand:
+        undealt = len(game.rules.tile_set()) - sum(len(tiles) for tiles in deal)
+        if undealt > 0:
+            raise RecordError(f"{where}missing key 'stock' ({undealt} tiles were not dealt)")
     dice = None
     if "dice" in hand:
         dice = _dice(hand["dice"], where)
