@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from boneyard.errors import IllegalMoveError
-from boneyard.tiles import LETTERS, W, Tile, half_text, is_number
+from boneyard.tiles import LETTERS, Tile, W, half_text, is_number
 
 
 class Role(IntEnum):
@@ -91,7 +91,7 @@ _DOUBLE_FACES = {
 class Layout:
     """The tiles on the table, with undo by :meth:`pop`."""
 
-    __slots__ = ("tiles", "_free", "sides_first", "letter_ends_open", "spinners")
+    __slots__ = ("_free", "letter_ends_open", "sides_first", "spinners", "tiles")
 
     def __init__(self, *, sides_first: bool = True, letter_ends_open: bool = False) -> None:
         self.tiles: list[Placed] = []

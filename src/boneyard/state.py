@@ -442,9 +442,9 @@ class Game:
         if legal is None:
             legal = self.legal_moves()
         if self.finished:
-            return f"the game is over"
+            return "the game is over"
         if not self.in_hand:
-            return f"the hand is over"
+            return "the hand is over"
         seat = self.turn
         hand = self.hands[seat]
         options = ", ".join(str(m) for m in legal[:8]) + (" …" if len(legal) > 8 else "")
@@ -457,7 +457,7 @@ class Game:
             return f"seat {seat} must first draw the tile the D tile forces on them"
         if move.kind == Kind.LEAD:
             if self.layout.tiles:
-                return f"the lead is already on the table; join a tile with J-O@k"
+                return "the lead is already on the table; join a tile with J-O@k"
             return f"seat {seat} must lead one of: {options}"
         if move.kind == Kind.PLAY:
             if not self.layout.tiles:
