@@ -2,50 +2,20 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from boneyard import Game, HandSetup, IllegalMoveError, Move, OptionError, Tile, VariantError, make_rules, new_game
+from boneyard import Game, IllegalMoveError, Move, OptionError, Tile, VariantError, make_rules, new_game
 from boneyard.layout import FaceKind, Role
 from boneyard.rules.all_fives import AllFives
 from boneyard.rules.base import SetupError
-from boneyard.state import Event, ScoreItem
+from boneyard.state import ScoreItem
 from boneyard.tiles import double_set
+from tests.helpers import T, filled, pips, play, start_exact, start_filled, tiles
 
-T = Tile.parse
-
-
-def tiles(text: str) -> list[Tile]:
-    return [T(part) for part in text.split()]
-
-
-def start(players: int, hands: list[str], stock: str = "", leader: int | None = None, **options: object) -> Game:
-    """A game whose first hand is dealt exactly as given."""
-    game = Game(make_rules("all-fives", players, options))
-    game.start_hand(HandSetup([tiles(hand) for hand in hands], tiles(stock), leader))
-    return game
-
-
-def filled(game: Game, hands: list[str], stock: str = "", leader: int | None = None) -> HandSetup:
-    """A deal giving each seat the named tiles, filled up with spare non-doubles, lowest first."""
-    rules = game.rules
-    wanted = [tiles(hand) for hand in hands + [""] * (rules.players - len(hands))]
-    front = tiles(stock)
-    used = {tile for hand in wanted for tile in hand} | set(front)
-    spare = sorted((t for t in rules.tile_set() if t not in used), key=lambda t: (t.is_double, t.index))
-    for hand in wanted:
-        while len(hand) < rules.deal_size():
-            hand.append(spare.pop(0))
-    return HandSetup(wanted, front + spare, leader)
-
-
-def dealt(players: int, hands: list[str], stock: str = "", leader: int | None = None, **options: object) -> Game:
-    game = Game(make_rules("all-fives", players, options))
-    game.start_hand(filled(game, hands, stock, leader))
-    return game
-
-
-def play(game: Game, moves: str) -> list[Event]:
-    return [game.apply(Move.parse(text)) for text in moves.split()]
+start = partial(start_exact, "all-fives")
+dealt = partial(start_filled, "all-fives")
 
 
 def counts(game: Game, moves: str) -> list[int]:
@@ -55,10 +25,6 @@ def counts(game: Game, moves: str) -> list[int]:
         game.apply(Move.parse(text))
         result.append(AllFives.count(game))
     return result
-
-
-def pips(game: Game) -> list[int]:
-    return [game.hand_points_of(seat) for seat in range(game.players)]
 
 
 # ---------------------------------------------------------------- worked examples
@@ -200,7 +166,7 @@ def test_a5_example_5_tied_block(options: dict[str, object], winner: int | None,
 def test_a5_4_a_hand_without_a_winner_is_followed_by_a_called_lead() -> None:
     game = start(3, EX5_TIE["hands"], EX5_TIE["stock"], boneyard_reserve=2)
     play(game, EX5_TIE["moves"])
-    game.start_hand(filled(game, ["", "", "6-6"]))
+    game.start_hand(filled(game.rules, ["", "", "6-6"]))
     assert game.hand.leader == 2 and game.legal_moves() == [Move.lead(T("6-6"))]
 
 
@@ -246,8 +212,8 @@ def test_deal_sizes_of_pagats_main_rule() -> None:
 def test_first_lead_random_player_any_tile() -> None:
     game = Game(make_rules("all-fives", 2, {"first_lead": "random_player_any_tile"}))
     with pytest.raises(SetupError, match="needs a leader"):
-        game.start_hand(filled(game, ["6-6"]))
-    game.start_hand(filled(game, ["6-6"], leader=1))
+        game.start_hand(filled(game.rules, ["6-6"]))
+    game.start_hand(filled(game.rules, ["6-6"], leader=1))
     assert game.turn == 1 and len(game.legal_moves()) == 7
 
 
@@ -255,7 +221,7 @@ def test_first_lead_random_player_any_tile() -> None:
 def test_lead_rule_for_later_hands(lead_rule: str, leader: int, any_tile: bool) -> None:
     game = start(3, EX5["hands"], EX5["stock"], lead_rule=lead_rule)
     play(game, EX5["moves"])  # seat 0 led 5-5 and won
-    game.start_hand(filled(game, ["", "", "6-6"]))
+    game.start_hand(filled(game.rules, ["", "", "6-6"]))
     assert game.hand.leader == game.turn == leader
     assert game.legal_moves() == [Move.lead(tile) for tile in game.hands[leader]]
 

@@ -3,41 +3,16 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
-from boneyard import Game, HandSetup, IllegalMoveError, Move, OptionError, Tile, make_rules, new_game, record
-from boneyard.rules.base import Rules, SetupError
+from boneyard import Game, HandSetup, IllegalMoveError, Move, OptionError, make_rules, new_game
+from boneyard.rules.base import SetupError
 from boneyard.state import Event
+from tests.helpers import T, check_whole_game, filled, play, start_filled, tiles
 
-T = Tile.parse
-
-
-def setup_for(rules: Rules, hands: list[str], stock: str = "", leader: int | None = None) -> HandSetup:
-    """A deal that gives each seat the named tiles, filled up with spare non-doubles first;
-    the stock starts with ``stock`` and holds the rest of the set in canonical order."""
-    hands = hands + [""] * (rules.players - len(hands))
-    wanted = [[T(text) for text in hand.split()] for hand in hands]
-    front = [T(text) for text in stock.split()]
-    used = {tile for tiles in wanted for tile in tiles} | set(front)
-    spare = sorted((t for t in rules.tile_set() if t not in used), key=lambda t: (t.is_double, t.index))
-    deal = []
-    for tiles in wanted:
-        while len(tiles) < rules.deal_size():
-            tiles.append(spare.pop(0))
-        deal.append(tiles)
-    return HandSetup(deal, front + spare, leader)
-
-
-def start(players: int, hands: list[str], stock: str = "", leader: int | None = None, **options: object) -> Game:
-    rules = make_rules("bergen", players, options)
-    game = Game(rules)
-    game.start_hand(setup_for(rules, hands, stock, leader))
-    return game
-
-
-def play(game: Game, *moves: str) -> list[Event]:
-    return [game.apply(Move.parse(text)) for text in moves]
+start = partial(start_filled, "bergen")
 
 
 def names(event: Event) -> list[str]:
@@ -46,7 +21,7 @@ def names(event: Event) -> list[str]:
 
 def block_hands(game: Game, hands: list[str]) -> None:
     """Replace the hands of a hand in progress (to judge a blocked hand as the examples state it)."""
-    game.hands = [[T(text) for text in hand.split()] for hand in hands]
+    game.hands = [tiles(hand) for hand in hands]
 
 
 # ---------------------------------------------------------------- worked examples
@@ -142,7 +117,7 @@ def test_option_lead_rule_highest_double() -> None:
 def test_option_lead_rule_rotate_any_tile() -> None:
     rules = make_rules("bergen", 3, {"lead_rule": "rotate_any_tile"})
     with pytest.raises(SetupError, match="needs a leader"):
-        Game(rules).start_hand(setup_for(rules, ["6-6"]))
+        Game(rules).start_hand(filled(rules, ["6-6"]))
     game = start(3, ["6-6"], lead_rule="rotate_any_tile", leader=2)
     assert (game.hand.leader, game.turn) == (2, 2)
     assert len(game.legal_moves()) == 6  # any tile of the hand
@@ -151,11 +126,11 @@ def test_option_lead_rule_rotate_any_tile() -> None:
 def test_option_lead_rule_rotate_any_tile_moves_left_each_hand() -> None:
     rules = make_rules("bergen", 3, {"lead_rule": "rotate_any_tile", "deal_sizes": 1})
     game = Game(rules)
-    game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=2))
+    game.start_hand(filled(rules, ["1-0", "2-0", "2-1"], leader=2))
     play(game, "2-1")  # his only tile: a domino
     with pytest.raises(SetupError, match="differs"):
-        game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=2))
-    game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"]))
+        game.start_hand(filled(rules, ["1-0", "2-0", "2-1"], leader=2))
+    game.start_hand(filled(rules, ["1-0", "2-0", "2-1"]))
     assert (game.hand.leader, game.turn) == (0, 0)
 
 
@@ -268,26 +243,10 @@ def test_option_set_and_deal_sizes() -> None:
 
 
 # ---------------------------------------------------------------- whole games
-def check_game(game: Game, rng: random.Random) -> None:
-    full = sorted(game.rules.tile_set())
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-        game.apply(rng.choice(game.legal_moves()))
-        assert sorted(game.all_tiles()) == full
-    for seat in range(game.players):
-        events = sum(e.points for hand in game.log for e in hand.events if e.seat == seat)
-        hands = sum(hand.result.hand_points[seat] for hand in game.log if hand.result)
-        assert game.scores[seat] == events + hands
-    replayed = record.replay(record.loads(record.dumps(record.to_record(game))))
-    assert (replayed.scores, replayed.winner) == (game.scores, game.winner)
-    assert game.winner is not None and game.scores[game.winner] >= game.rules.target  # type: ignore[attr-defined]
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_whole_games(players: int, seed: int) -> None:
-    check_game(new_game("bergen", players=players, seed=seed), random.Random(seed))
+    check_whole_game(new_game("bergen", players=players, seed=seed), random.Random(seed))
 
 
 @pytest.mark.parametrize("options", [{"block_rule": "american", "boneyard_reserve": 0},
@@ -295,4 +254,4 @@ def test_whole_games(players: int, seed: int) -> None:
                                      {"win_check": "immediate", "cover_lead_double_first": True, "winner_bonus": 5}])
 def test_whole_games_with_options(options: dict[str, object]) -> None:
     for seed in range(3):
-        check_game(new_game("bergen", players=3, seed=seed, options=options), random.Random(seed))
+        check_whole_game(new_game("bergen", players=3, seed=seed, options=options), random.Random(seed))

@@ -5,48 +5,17 @@ Options Block shares with Draw (set, deal sizes, leads, target) are tested on bo
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from boneyard import Game, HandSetup, IllegalMoveError, Move, OptionError, Tile, VariantError, make_rules
 from boneyard.rules.base import SetupError
 from boneyard.state import Event
 from boneyard.tiles import double_set
+from tests.helpers import T, filled, pips, play, start_exact, tiles
 
-T = Tile.parse
-
-
-def tiles(text: str) -> list[Tile]:
-    return [T(part) for part in text.split()]
-
-
-def start(players: int, hands: list[str], stock: str = "", leader: int | None = None,
-          variant: str = "block", **options: object) -> Game:
-    """A game whose first hand is dealt exactly as given."""
-    game = Game(make_rules(variant, players, options))
-    game.start_hand(HandSetup([tiles(hand) for hand in hands], tiles(stock), leader))
-    return game
-
-
-def filled(game: Game, hands: list[str], stock: str = "", leader: int | None = None) -> HandSetup:
-    """A deal giving each seat the named tiles, filled up with spare non-doubles (heaviest last)
-    and then doubles; the stock starts with ``stock`` and holds the rest."""
-    rules = game.rules
-    wanted = [tiles(hand) for hand in hands + [""] * (rules.players - len(hands))]
-    front = tiles(stock)
-    used = {tile for hand in wanted for tile in hand} | set(front)
-    spare = sorted((t for t in rules.tile_set() if t not in used), key=lambda t: (t.is_double, t.index))
-    for hand in wanted:
-        while len(hand) < rules.deal_size():
-            hand.append(spare.pop(0))
-    return HandSetup(wanted, front + spare, leader)
-
-
-def play(game: Game, moves: str) -> list[Event]:
-    return [game.apply(Move.parse(text)) for text in moves.split()]
-
-
-def pips(game: Game) -> list[int]:
-    return [game.hand_points_of(seat) for seat in range(game.players)]
+start = partial(start_exact, "block")
 
 
 def snapshot(game: Game) -> object:
@@ -155,17 +124,17 @@ def test_set_option_picks_the_tiles_the_deal_and_the_player_range(variant: str, 
 @pytest.mark.parametrize("top", [9, 12])
 def test_first_hand_call_starts_at_the_top_double_of_the_set(variant: str, top: int) -> None:
     game = Game(make_rules(variant, 2, {"set": top}))
-    game.start_hand(filled(game, ["", f"{top}-{top}"]))
+    game.start_hand(filled(game.rules, ["", f"{top}-{top}"]))
     assert game.hand.leader == game.turn == 1
     assert game.legal_moves() == [Move.lead(Tile(top, top))]
     lower = Game(make_rules(variant, 2, {"set": top}))
-    lower.start_hand(filled(lower, [f"{top - 1}-{top - 1}"], stock=f"{top}-{top}"))
+    lower.start_hand(filled(lower.rules, [f"{top - 1}-{top - 1}"], stock=f"{top}-{top}"))
     assert lower.hand.leader == 0 and lower.legal_moves() == [Move.lead(Tile(top - 1, top - 1))]
 
 
 def test_blk_3_without_any_double_the_heaviest_tile_leads() -> None:
     game = Game(make_rules("block", 2))
-    game.start_hand(filled(game, ["", "6-5"]))
+    game.start_hand(filled(game.rules, ["", "6-5"]))
     assert not any(tile.is_double for hand in game.hands for tile in hand)
     assert game.hand.leader == 1 and game.legal_moves() == [Move.lead(T("6-5"))]
 
@@ -177,7 +146,7 @@ def test_deal_sizes_one_size_or_one_per_player_count(variant: str) -> None:
     assert make_rules(variant, 3, {"deal_sizes": [7, 6, 5]}).deal_size() == 6
     assert make_rules(variant, 3, {"deal_sizes": "7/7/6"}).deal_size() == 7
     game = Game(make_rules(variant, 2, {"deal_sizes": [6]}))
-    game.start_hand(filled(game, ["6-6"]))
+    game.start_hand(filled(game.rules, ["6-6"]))
     assert [len(hand) for hand in game.hands] == [6, 6] and game.stock_left == 16
 
 
@@ -204,8 +173,8 @@ def test_a_deal_of_the_wrong_size_is_refused() -> None:
 def test_first_lead_random_player_leads_any_tile(variant: str) -> None:
     game = Game(make_rules(variant, 3, {"first_lead": "random_player_any_tile"}))
     with pytest.raises(SetupError, match="needs a leader"):
-        game.start_hand(filled(game, ["6-6"]))
-    game.start_hand(filled(game, ["6-6"], leader=2))
+        game.start_hand(filled(game.rules, ["6-6"]))
+    game.start_hand(filled(game.rules, ["6-6"], leader=2))
     assert game.hand.leader == game.turn == 2
     assert game.legal_moves() == [Move.lead(tile) for tile in game.hands[2]]
 
@@ -213,7 +182,7 @@ def test_first_lead_random_player_leads_any_tile(variant: str) -> None:
 def blk3_then(lead_rule: str, hands: list[str], leader: int | None = None, **options: object) -> Game:
     game = start(3, BLK3["hands"], BLK3["stock"], lead_rule=lead_rule, **options)
     play(game, BLK3["moves"])  # seat 0 led 6-6 and won the block
-    game.start_hand(filled(game, hands, leader=leader))
+    game.start_hand(filled(game.rules, hands, leader=leader))
     return game
 
 
@@ -246,7 +215,7 @@ def test_a_hand_without_a_winner_is_followed_by_a_called_lead() -> None:
     game = start(2, BLK2["hands"], BLK2["stock"], tie_rule="no_score")
     play(game, BLK2["moves"])
     assert game.hand.result is not None and game.hand.result.winner is None
-    game.start_hand(filled(game, ["", "5-5"], stock="6-6"))
+    game.start_hand(filled(game.rules, ["", "5-5"], stock="6-6"))
     assert game.hand.leader == game.turn == 1
     assert game.legal_moves() == [Move.lead(T("5-5"))]
 
@@ -259,7 +228,7 @@ def test_target_ends_the_game_when_a_score_reaches_it(win_check: str) -> None:
     assert game.hand.result is not None and game.hand.result.end == "domino"  # points only come at hand end
     assert game.legal_moves() == []
     with pytest.raises(IllegalMoveError, match="the game is over"):
-        game.start_hand(filled(game, ["6-6"]))
+        game.start_hand(filled(game.rules, ["6-6"]))
     assert not blk1(target=21).finished
     assert not blk1().finished  # default target 100
 
@@ -306,7 +275,7 @@ def test_partnerships_refuse_a_stock() -> None:
     rules = make_rules("block", 4, {"partnerships": True, "deal_sizes": [6]})
     game = Game(rules)
     with pytest.raises(SetupError, match="deals every tile; the stock must be empty"):
-        game.start_hand(filled(game, ["6-6"]))
+        game.start_hand(filled(game.rules, ["6-6"]))
 
 
 def test_partnerships_domino_scores_all_four_hands_for_both_partners() -> None:
@@ -327,7 +296,7 @@ def test_partnerships_block_the_side_with_fewer_pips_scores_all_four_hands() -> 
     assert result is not None
     # the winning side's player with fewer pips wins the hand (and leads the next)
     assert (result.end, result.winner, result.hand_points) == ("blocked", 2, [82, 0, 82, 0])
-    game.start_hand(filled(game, ["6-6"]))
+    game.start_hand(filled(game.rules, ["6-6"]))
     assert game.hand.leader == 2
 
 
@@ -345,7 +314,7 @@ def test_partnerships_block_with_equal_sides_scores_nothing_and_the_next_lead_is
     result = game.hand.result
     assert result is not None
     assert (result.end, result.winner, result.hand_points) == ("blocked", None, [0, 0, 0, 0])
-    game.start_hand(filled(game, ["", "", "", "6-6"]))
+    game.start_hand(filled(game.rules, ["", "", "", "6-6"]))
     assert game.hand.leader == 3 and game.legal_moves() == [Move.lead(T("6-6"))]
 
 

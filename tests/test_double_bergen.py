@@ -3,53 +3,23 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
-from boneyard import Game, HandSetup, IllegalMoveError, Move, OptionError, Tile, make_rules, new_game, record
+from boneyard import Game, IllegalMoveError, Move, OptionError, make_rules, new_game
 from boneyard.layout import FaceKind, Layout, Role
-from boneyard.rules.base import Rules, SetupError
-from boneyard.state import Event
+from boneyard.rules.base import SetupError
+from tests.helpers import T, check_whole_game, filled, items, play, start_filled
 
-T = Tile.parse
-
-
-def setup_for(rules: Rules, hands: list[str], stock: str = "", leader: int | None = 0) -> HandSetup:
-    """A deal that gives each seat the named tiles, filled up with spare non-doubles first;
-    the stock starts with ``stock`` and holds the rest of the set in canonical order."""
-    hands = hands + [""] * (rules.players - len(hands))
-    wanted = [[T(text) for text in hand.split()] for hand in hands]
-    front = [T(text) for text in stock.split()]
-    used = {tile for tiles in wanted for tile in tiles} | set(front)
-    spare = sorted((t for t in rules.tile_set() if t not in used), key=lambda t: (t.is_double, t.index))
-    deal = []
-    for tiles in wanted:
-        while len(tiles) < rules.deal_size():
-            tiles.append(spare.pop(0))
-        deal.append(tiles)
-    return HandSetup(deal, front + spare, leader)
-
-
-def start(players: int, hands: list[str], stock: str = "", leader: int | None = 0, **options: object) -> Game:
-    rules = make_rules("double-bergen", players, options)
-    game = Game(rules)
-    game.start_hand(setup_for(rules, hands, stock, leader))
-    return game
-
-
-def play(game: Game, *moves: str) -> list[Event]:
-    return [game.apply(Move.parse(text)) for text in moves]
-
-
-def items(event: Event) -> dict[str, int]:
-    return {item.name: item.points for item in event.scoring}
+start = partial(start_filled, "double-bergen", leader=0)
 
 
 def scored(layout_moves: list[str], **options: object) -> tuple[dict[str, int], int]:
     """Score a layout built from notation (the first tile is the spinner), as after its last tile."""
     rules = make_rules("double-bergen", 2, options)
     game = Game(rules)
-    game.start_hand(setup_for(rules, [layout_moves[0]]))
+    game.start_hand(filled(rules, [layout_moves[0]], leader=0))
     layout = Layout(sides_first=game.layout.sides_first)
     lead = Move.parse(layout_moves[0])
     assert lead.tile is not None
@@ -145,12 +115,12 @@ def test_round_one_leader_is_chance_and_later_rounds_move_left() -> None:
     rules = make_rules("double-bergen", 3, {"deal_sizes": 1})
     game = Game(rules)
     with pytest.raises(SetupError, match="needs a leader"):
-        game.start_hand(setup_for(rules, ["1-1", "2-2", "3-3"], leader=None))
-    game.start_hand(setup_for(rules, ["1-1", "2-2", "3-3"], leader=2))
+        game.start_hand(filled(rules, ["1-1", "2-2", "3-3"], leader=None))
+    game.start_hand(filled(rules, ["1-1", "2-2", "3-3"], leader=2))
     play(game, "3-3")  # his only tile: a domino
     with pytest.raises(SetupError, match="differs"):
-        game.start_hand(setup_for(rules, ["1-1", "2-2", "3-3"], leader=2))
-    game.start_hand(setup_for(rules, ["1-1", "2-2", "3-3"], leader=None))
+        game.start_hand(filled(rules, ["1-1", "2-2", "3-3"], leader=2))
+    game.start_hand(filled(rules, ["1-1", "2-2", "3-3"], leader=None))
     assert (game.hand.leader, game.turn) == (0, 0)
 
 
@@ -192,7 +162,7 @@ def test_option_boneyard_reserve() -> None:
 def test_setter_search_draws_from_the_designated_leader_with_a_reserve() -> None:
     rules = make_rules("double-bergen", 4, {"boneyard_reserve": 2, "deal_sizes": 5})
     hands = ["1-0 2-0 2-1 3-0 3-1", "3-2 4-0 4-1 4-2 4-3", "5-0 5-1 5-2 5-3 5-4", "6-0 6-1 6-2 6-3 6-4"]
-    setup = setup_for(rules, hands, stock="6-5")  # then the seven doubles
+    setup = filled(rules, hands, stock="6-5", leader=0)  # then the seven doubles
     game = Game(rules)
     game.start_hand(setup)
     assert game.turn == 1 and game.lead_tiles == frozenset({T("0-0")})
@@ -227,35 +197,19 @@ def test_option_set_and_deal_sizes() -> None:
 
 
 # ---------------------------------------------------------------- whole games
-def check_game(game: Game, rng: random.Random) -> None:
-    full = sorted(game.rules.tile_set())
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-        game.apply(rng.choice(game.legal_moves()))
-        assert sorted(game.all_tiles()) == full
-    for seat in range(game.players):
-        events = sum(e.points for hand in game.log for e in hand.events if e.seat == seat)
-        hands = sum(hand.result.hand_points[seat] for hand in game.log if hand.result)
-        assert game.scores[seat] == events + hands
-    replayed = record.replay(record.loads(record.dumps(record.to_record(game))))
-    assert (replayed.scores, replayed.winner) == (game.scores, game.winner)
-    assert game.winner is not None and game.scores[game.winner] >= game.rules.target  # type: ignore[attr-defined]
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_whole_games(players: int, seed: int) -> None:
-    check_game(new_game("double-bergen", players=players, seed=seed, options={"target": 40}), random.Random(seed))
+    check_whole_game(new_game("double-bergen", players=players, seed=seed, options={"target": 40}), random.Random(seed))
 
 
 @pytest.mark.parametrize("options", [{"end_scoring": "tile_penalty", "lone_double_scores": True},
                                      {"boneyard_reserve": 2, "spinner_sides_first": True, "win_check": "immediate"}])
 def test_whole_games_with_options(options: dict[str, object]) -> None:
     for seed in range(2):
-        check_game(new_game("double-bergen", players=4, seed=seed, options={"target": 40, **options}),
-                   random.Random(seed))
+        check_whole_game(new_game("double-bergen", players=4, seed=seed, options={"target": 40, **options}),
+                         random.Random(seed))
 
 
 def test_whole_game_to_the_default_target() -> None:
-    check_game(new_game("double-bergen", players=2, seed=11), random.Random(11))
+    check_whole_game(new_game("double-bergen", players=2, seed=11), random.Random(11))

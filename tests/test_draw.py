@@ -6,50 +6,15 @@ for both variants in ``test_block.py``.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from boneyard import Game, HandSetup, IllegalMoveError, Move, OptionError, Tile, make_rules, new_game
-from boneyard.state import Event
+from boneyard import Game, IllegalMoveError, Move, OptionError, make_rules, new_game
+from tests.helpers import T, filled, pips, play, start_exact, start_filled, tiles
 
-T = Tile.parse
-
-
-def tiles(text: str) -> list[Tile]:
-    return [T(part) for part in text.split()]
-
-
-def start(players: int, hands: list[str], stock: str = "", leader: int | None = None, **options: object) -> Game:
-    """A game whose first hand is dealt exactly as given."""
-    game = Game(make_rules("draw", players, options))
-    game.start_hand(HandSetup([tiles(hand) for hand in hands], tiles(stock), leader))
-    return game
-
-
-def filled(game: Game, hands: list[str], stock: str = "", leader: int | None = None) -> HandSetup:
-    """A deal giving each seat the named tiles, filled up with spare non-doubles, lowest first."""
-    rules = game.rules
-    wanted = [tiles(hand) for hand in hands + [""] * (rules.players - len(hands))]
-    front = tiles(stock)
-    used = {tile for hand in wanted for tile in hand} | set(front)
-    spare = sorted((t for t in rules.tile_set() if t not in used), key=lambda t: (t.is_double, t.index))
-    for hand in wanted:
-        while len(hand) < rules.deal_size():
-            hand.append(spare.pop(0))
-    return HandSetup(wanted, front + spare, leader)
-
-
-def dealt(hands: list[str], stock: str = "", **options: object) -> Game:
-    game = Game(make_rules("draw", 2, options))
-    game.start_hand(filled(game, hands, stock))
-    return game
-
-
-def play(game: Game, moves: str) -> list[Event]:
-    return [game.apply(Move.parse(text)) for text in moves.split()]
-
-
-def pips(game: Game) -> list[int]:
-    return [game.hand_points_of(seat) for seat in range(game.players)]
+start = partial(start_exact, "draw")
+dealt = partial(start_filled, "draw", 2)
 
 
 # ---------------------------------------------------------------- worked examples
@@ -197,7 +162,7 @@ def test_draw_partnerships_may_keep_a_stock_with_a_larger_set() -> None:
     rules = make_rules("draw", 4, {"partnerships": True, "set": 9})
     assert rules.deal_size() == 7 and rules.score_seats(3) == (3, 1)
     game = Game(rules)
-    game.start_hand(filled(game, ["9-9"]))
+    game.start_hand(filled(game.rules, ["9-9"]))
     assert game.stock_left == 55 - 28
 
 

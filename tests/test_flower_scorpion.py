@@ -6,47 +6,23 @@ import random
 
 import pytest
 
-from boneyard import Game, HandSetup, Move, OptionError, Tile, find_variant, make_rules, new_game, record
-from boneyard.rules.base import Rules, SetupError
+from boneyard import Game, Move, OptionError, find_variant, make_rules, new_game
+from boneyard.rules.base import SetupError
 from boneyard.rules.flower_scorpion import pairings
-from boneyard.state import Dice, Event
+from boneyard.state import Dice
+from tests.helpers import T, check_whole_game, filled, items, play, start_filled, tiles
 
-T = Tile.parse
 DICE = Dice((3, 5), (2, 6))  # Flower {3,5}, Scorpion {2,6}, as in the rulebook's examples
 
 
-def setup_for(rules: Rules, hands: list[str], dice: Dice | None = DICE, leader: int | None = 0) -> HandSetup:
-    """A deal that gives each seat the named tiles, filled up with spare non-doubles first."""
-    hands = hands + [""] * (rules.players - len(hands))
-    wanted = [[T(text) for text in hand.split()] for hand in hands]
-    used = {tile for tiles in wanted for tile in tiles}
-    spare = sorted((t for t in rules.tile_set() if t not in used), key=lambda t: (t.is_double, t.index))
-    deal = []
-    for tiles in wanted:
-        while len(tiles) < rules.deal_size():
-            tiles.append(spare.pop(0))
-        deal.append(tiles)
-    return HandSetup(deal, spare, leader, dice)
-
-
 def start(hands: list[str], dice: Dice = DICE, players: int = 2, leader: int = 0, **options: object) -> Game:
-    rules = make_rules("flower-scorpion", players, options)
-    game = Game(rules)
-    game.start_hand(setup_for(rules, hands, dice, leader))
-    return game
-
-
-def play(game: Game, *moves: str) -> list[Event]:
-    return [game.apply(Move.parse(text)) for text in moves]
-
-
-def items(event: Event) -> dict[str, int]:
-    return {item.name: item.points for item in event.scoring}
+    """A game dealt with the named tiles (filled up), seat 0 leading and the rulebook's dice unless told."""
+    return start_filled("flower-scorpion", players, hands, leader=leader, dice=dice, **options)
 
 
 def blocked(game: Game, hands: list[str]) -> tuple[int | None, list[int]]:
     """Judge a blocked round with the given hands left (as the rulebook states the example)."""
-    game.hands = [[T(text) for text in hand.split()] for hand in hands]
+    game.hands = [tiles(hand) for hand in hands]
     outcome = game.rules.end_hand(game, "blocked", None)
     return outcome.winner, outcome.hand_points
 
@@ -151,24 +127,24 @@ def test_caravan_master_leads_and_rotates() -> None:
     rules = make_rules("flower-scorpion", 3, {"deal_sizes": 1})
     game = Game(rules)
     with pytest.raises(SetupError, match="needs a leader"):
-        game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=None))
-    game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=1))
+        game.start_hand(filled(rules, ["1-0", "2-0", "2-1"], leader=None, dice=DICE))
+    game.start_hand(filled(rules, ["1-0", "2-0", "2-1"], leader=1, dice=DICE))
     assert game.turn == 1 and game.lead_tiles is None
     play(game, "2-0")  # a domino
     with pytest.raises(SetupError, match="differs"):
-        game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=1))
-    game.start_hand(setup_for(rules, ["1-0", "2-0", "2-1"], leader=None))
+        game.start_hand(filled(rules, ["1-0", "2-0", "2-1"], leader=1, dice=DICE))
+    game.start_hand(filled(rules, ["1-0", "2-0", "2-1"], leader=None, dice=DICE))
     assert (game.hand.leader, game.turn) == (2, 2)
 
 
 def test_dice_are_required_and_checked() -> None:
     rules = make_rules("flower-scorpion", 2)
     with pytest.raises(SetupError, match="needs dice"):
-        Game(rules).start_hand(setup_for(rules, [], dice=None))
+        Game(rules).start_hand(filled(rules, [], leader=0, dice=None))
     with pytest.raises(SetupError, match="flower"):
-        Game(rules).start_hand(setup_for(rules, [], dice=Dice((7, 1), (2, 3))))
+        Game(rules).start_hand(filled(rules, [], leader=0, dice=Dice((7, 1), (2, 3))))
     with pytest.raises(SetupError, match="scorpion"):
-        Game(rules).start_hand(setup_for(rules, [], dice=Dice((6, 1), (2,))))  # type: ignore[arg-type]
+        Game(rules).start_hand(filled(rules, [], leader=0, dice=Dice((6, 1), (2,))))  # type: ignore[arg-type]
     game = new_game("flower-scorpion", players=3, seed=5)
     assert game.dice is not None and all(1 <= face <= 6 for face in game.dice.flower + game.dice.scorpion)
     assert find_variant("flower-and-scorpion") is type(game.rules)
@@ -256,27 +232,11 @@ def test_option_deal_sizes_and_the_fixed_set() -> None:
 
 
 # ---------------------------------------------------------------- whole games
-def check_game(game: Game, rng: random.Random) -> None:
-    full = sorted(game.rules.tile_set())
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-        game.apply(rng.choice(game.legal_moves()))
-        assert sorted(game.all_tiles()) == full
-        assert min(game.scores) >= 0
-    for seat in range(game.players):
-        events = sum(e.points for hand in game.log for e in hand.events if e.seat == seat)
-        hands = sum(hand.result.hand_points[seat] for hand in game.log if hand.result)
-        assert game.scores[seat] == events + hands
-    replayed = record.replay(record.loads(record.dumps(record.to_record(game))))
-    assert (replayed.scores, replayed.winner) == (game.scores, game.winner)
-    assert game.winner is not None and game.scores[game.winner] >= 20
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_whole_games(players: int, seed: int) -> None:
-    check_game(new_game("flower-scorpion", players=players, seed=seed), random.Random(seed))
+    check_whole_game(new_game("flower-scorpion", players=players, seed=seed), random.Random(seed),
+                     target=20, scores_stay_non_negative=True)
 
 
 @pytest.mark.parametrize("options", [{"long_pairs": "all_pairs", "lead_tile": "heaviest_double_in_hand"},
@@ -284,4 +244,5 @@ def test_whole_games(players: int, seed: int) -> None:
                                       "lowest_double_mode": "lowest_total_with_double"}])
 def test_whole_games_with_options(options: dict[str, object]) -> None:
     for seed in range(3):
-        check_game(new_game("flower-scorpion", players=3, seed=seed, options=options), random.Random(seed))
+        check_whole_game(new_game("flower-scorpion", players=3, seed=seed, options=options), random.Random(seed),
+                         target=20, scores_stay_non_negative=True)
