@@ -307,3 +307,115 @@ def test_replay_viewer_steps_through_a_finished_game(server: Server, browser: An
     page.click("#replay-last")
     assert "Hand over" in page.inner_text("#replay-end")
     page.context.close()
+
+
+def position_for_gestures(variant: str = "block") -> tuple[dict[str, Any], str, str]:
+    """A record that stops with "You" (seat 0) on turn holding a tile that fits exactly one
+    place (one end, one way round) and another that fits several: (record, single, several)."""
+    from boneyard.render.geometry import hotspots
+
+    for seed in range(200):
+        game = boneyard.new_game(variant, players=2, seed=seed, names=["You", "Computer"])
+        rng = random.Random(seed)
+        while game.in_hand and len(game.hand.events) < 12:
+            legal = game.legal_moves()
+            if game.turn == 0 and len(game.layout) >= 2:
+                spots: dict[str, list[tuple[str, ...]]] = {}
+                for spot in hotspots(game.layout, legal):
+                    spots.setdefault(spot.tile, []).append(spot.moves)
+                single = [tile for tile, found in spots.items() if len(found) == 1 and len(found[0]) == 1]
+                several = [tile for tile, found in spots.items() if len(found) > 1]
+                if single and several:
+                    return record.to_record(game), single[0], several[0]
+            game.apply(rng.choice([m for m in legal if m.is_placement] or legal))
+    raise AssertionError("no position with both kinds of tile")
+
+
+def gesture_table(server: Server, browser: Any) -> tuple[Any, str, str, str]:
+    data, single, several = position_for_gestures()
+    seats = [{"kind": "human", "name": "You"}, {"kind": "computer", "level": "greedy", "name": "Computer"}]
+    game_id = server.post("/api/records", {"record": data, "seats": seats})["id"]
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you.turn")
+    page.wait_for_selector("#hand .hand-tile.playable")
+    return page, game_id, single, several
+
+
+def server_game(server: Server, game_id: str) -> Any:
+    return server.app.state.rooms.get(game_id).game
+
+
+def my_moves(server: Server, game_id: str) -> list[str]:
+    return [str(event.move) for event in server_game(server, game_id).hand.events if event.seat == 0]
+
+
+def wait_for_my_move(server: Server, game_id: str, count: int) -> list[str]:
+    deadline = time.monotonic() + 20
+    while len(moves := my_moves(server, game_id)) <= count:
+        assert time.monotonic() < deadline, "the move never reached the server"
+        time.sleep(0.05)
+    return moves
+
+
+def tile_at(page: Any, tile: str) -> tuple[float, float, int]:
+    """Centre and rotation of a tile drawn on the table (from its SVG transform)."""
+    transform = page.locator(f'#table g.tile[data-tile="{tile}"]').get_attribute("transform")
+    numbers = [float(part) for part in transform.replace("translate(", "").replace("rotate(", "")
+               .replace(")", " ").split()]
+    return numbers[0], numbers[1], int(numbers[2])
+
+
+def spot_at(page: Any, spot: Any) -> tuple[float, float, int]:
+    x, y, w, h = (float(spot.get_attribute(name)) for name in ("x", "y", "width", "height"))
+    return x + w / 2, y + h / 2, 0 if w > h else 90
+
+
+def test_dragging_a_tile_onto_a_lit_end_plays_it_there(server: Server, browser: Any) -> None:
+    page, game_id, _, tile = gesture_table(server, browser)
+    before = my_moves(server, game_id)
+    source = page.locator(f'#hand .hand-tile[data-tile="{tile}"]')
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 8, box["y"] + box["height"] / 2 - 8, steps=3)
+    spots = page.locator("#table .hotspot")  # dragging lights up where the tile fits
+    assert spots.count() >= 2
+    target = spots.last
+    moves = target.get_attribute("data-moves").split()
+    place = spot_at(page, target)
+    drop = target.bounding_box()
+    page.mouse.move(drop["x"] + drop["width"] / 2, drop["y"] + drop["height"] / 2, steps=8)
+    page.mouse.up()
+    played = wait_for_my_move(server, game_id, len(before))
+    assert played[-1:] == moves  # (Block has no wild ends: one move per lit end)
+    # the page shows it: on the table at the ghost's place, gone from the hand, in the history
+    page.wait_for_selector(f'#table g.tile[data-tile="{tile}"]')
+    assert page.locator(f'#hand .hand-tile[data-tile="{tile}"]').count() == 0
+    centre_x, centre_y, rotation = tile_at(page, tile)
+    assert (round(centre_x, 3), round(centre_y, 3), rotation % 180) == (round(place[0], 3), round(place[1], 3),
+                                                                         place[2])
+    page.wait_for_selector(f"#history li >> text=You: {played[-1]}", state="attached")
+    assert tile not in [str(t) for t in server_game(server, game_id).hands[0]]
+    assert f'data-tile="{tile}"' in httpx.get(f"{server.url}/api/games/{game_id}/table.svg", timeout=20).text
+    page.context.close()
+
+
+def test_double_click_plays_a_tile_that_fits_one_place_and_selects_one_that_fits_several(
+        server: Server, browser: Any) -> None:
+    page, game_id, single, several = gesture_table(server, browser)
+    before = my_moves(server, game_id)
+    seen = version(page)
+    page.locator(f'#hand .hand-tile[data-tile="{several}"]').dblclick()
+    page.wait_for_selector(f'#hand .hand-tile.selected[data-tile="{several}"]')
+    assert page.locator("#table .hotspot").count() >= 2
+    page.wait_for_timeout(500)
+    assert version(page) == seen and my_moves(server, game_id) == before  # nothing was played
+    assert page.locator(f'#hand .hand-tile[data-tile="{several}"]').count() == 1
+    page.locator(f'#hand .hand-tile[data-tile="{single}"]').dblclick()
+    played = wait_for_my_move(server, game_id, len(before))
+    assert played[-1].split("@")[0] in (single, "-".join(reversed(single.split("-"))))
+    page.wait_for_selector(f'#table g.tile[data-tile="{single}"]')
+    assert page.locator(f'#hand .hand-tile[data-tile="{single}"]').count() == 0
+    page.wait_for_selector(f"#history li >> text=You: {played[-1]}", state="attached")
+    assert single not in [str(t) for t in server_game(server, game_id).hands[0]]
+    page.context.close()

@@ -5,7 +5,11 @@ long side 2.  The lead sits at the origin; the main line runs left and right fro
 spinner's or hub's short ends grow arms up and down, and a PIP double's three toes go straight
 on and out to both sides.  Line tiles lie lengthwise along their arm, doubles crosswise.  An arm
 that would leave the table (``width`` × ``height`` around the origin) or run into another tile
-turns a corner, clockwise first, so long games stay on the table.
+turns a corner, clockwise first, or bends across the tip of the tile it joins, so long games
+stay on the table.  Of the places that touch the end, the first that leaves room for a few more
+tiles from every end of the new tile wins (all three toes of a PIP double, each with its own way
+out); when every touching place is taken, the tile goes to the nearest free place beyond the end,
+leaving a gap.  Tiles never overlap.
 
 Tiles are placed in the order they were played and a tile's place depends only on the tiles
 before it, so a new tile never moves an old one (the browser can animate just the newcomer),
@@ -24,6 +28,7 @@ clockwise (screen coordinates, y grows downwards) about its centre ``(x, y)``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -189,7 +194,7 @@ def _inside(box: Box, width: float, height: float) -> bool:
     return box[0] >= -width / 2 and box[2] <= width / 2 and box[1] >= -height / 2 and box[3] <= height / 2
 
 
-def _shape(index: int, tile: Tile, halves: tuple[str, str], anchor: Vec, direction: Vec, double: bool,
+def _shape(index: int, tile: Tile | str, halves: tuple[str, str], anchor: Vec, direction: Vec, double: bool,
            role: str) -> TileBox:
     if double:
         centre = _add(anchor, direction, 0.5)
@@ -200,18 +205,116 @@ def _shape(index: int, tile: Tile, halves: tuple[str, str], anchor: Vec, directi
     return TileBox(index, str(tile), halves, round(centre[0], 3) + 0.0, round(centre[1], 3) + 0.0, rotation, role)
 
 
-def _place_child(index: int, tile: Tile, halves: tuple[str, str], end: End, double: bool, role: str,
-                 boxes: list[Box], width: float, height: float) -> TileBox:
-    """Straight on if it fits, else turn a corner (clockwise first); overflow as a last resort."""
+def _free(box: Box, boxes: list[Box], width: float, height: float) -> tuple[bool, bool]:
+    """(does not overlap, is inside the table)."""
+    return not _overlaps(box, boxes), _inside(box, width, height)
+
+
+def _options(end: End, double: bool) -> list[tuple[Vec, Vec]]:
+    """Where a tile may join ``end``, touching it, in order of preference: straight on, round the
+    corners (clockwise first), then (a line tile) bent across the tip, clockwise first."""
     options = [(end.anchor, end.direction), *end.turns]
-    shapes = [_shape(index, tile, halves, anchor, direction, double, role) for anchor, direction in options]
-    for shape in shapes:
-        if _inside(shape.box, width, height) and not _overlaps(shape.box, boxes):
-            return shape
-    for shape in shapes:
-        if not _overlaps(shape.box, boxes):
-            return shape
-    return shapes[0]
+    if not double:
+        for turn in (clockwise(end.direction), counter_clockwise(end.direction)):
+            options.append((_add(_add(end.anchor, end.direction, 0.5), turn, -0.5), turn))
+    return options
+
+
+LOOK_AHEAD: Final = 3  #: line tiles that must still fit after a tile for its place to count as open
+
+
+def _follow_ends(shape: TileBox, direction: Vec) -> list[End]:
+    """The ends a tile just placed offers to the tiles after it (all three toes of a PIP double)."""
+    centre = (shape.x, shape.y)
+    if shape.role == "line":
+        return [End.of_line(_add(centre, direction), direction)]
+    ends = [End.of_cross(centre, direction)]
+    if shape.role == "toes":
+        ends += [End.of_line(_add(centre, turn, 1.0), turn)
+                 for turn in (counter_clockwise(direction), clockwise(direction))]
+    return ends
+
+
+def _room(shape: TileBox, direction: Vec, boxes: list[Box], width: float, height: float,
+          depth: int = LOOK_AHEAD, on_table: bool = True) -> int:
+    """How many line tiles (up to ``depth``) could still follow ``shape`` from each of its ends
+    without overlapping, summed over the ends: a look-ahead, so arms and toes do not walk into
+    dead ends when another way is open."""
+    if depth == 0:
+        return 0
+    taken = [*boxes, shape.box]
+    total = 0
+    for end in _follow_ends(shape, direction):  # (a toe's way out must not be another toe's)
+        best, way = 0, None
+        for anchor, heading in _options(end, False):
+            follower = _shape(0, "", ("", ""), anchor, heading, False, "line")
+            clear, inside = _free(follower.box, taken, width, height)
+            if clear and (inside or not on_table):
+                reach = 1 + _room(follower, heading, taken, width, height, depth - 1, on_table)
+                if reach > best:
+                    best, way = reach, follower.box
+                if best == depth:
+                    break
+        total += best
+        if way is not None:
+            taken.append(way)
+    return total
+
+
+def _overflow(box: Box, width: float, height: float) -> float:
+    """How far ``box`` reaches past the table's edges (0 inside)."""
+    return max(-width / 2 - box[0], box[2] - width / 2, -height / 2 - box[1], box[3] - height / 2, 0.0)
+
+
+#: How far (in half units, each way) the last-resort search looks for a free place on the table
+#: before it settles for the nearest free place off it.
+SEARCH_RADIUS: Final = 40
+
+
+def _place_child(index: int, tile: Tile, halves: tuple[str, str], end: End, double: bool, role: str,
+                 boxes: list[Box], width: float, height: float) -> tuple[TileBox, Vec]:
+    """The tile's box and the direction its arm goes on.
+
+    Touching the end (:func:`_options`): the first free place on the table that leaves room for
+    :data:`LOOK_AHEAD` more tiles from each of the tile's ends, else the free place that leaves
+    the most room (then the least overflow, then the first).  When every touching place is
+    taken, the tile goes to the nearest free place beyond the end: a gap rather than an overlap.
+    """
+    found: list[tuple[tuple[int, int, float, int], TileBox, Vec]] = []
+    for rank, (anchor, direction) in enumerate(_options(end, double)):
+        shape = _shape(index, tile, halves, anchor, direction, double, role)
+        clear, inside = _free(shape.box, boxes, width, height)
+        if not clear:
+            continue
+        full = LOOK_AHEAD * len(_follow_ends(shape, direction))
+        room = _room(shape, direction, boxes, width, height) if inside else 0
+        if room == full:
+            return shape, direction
+        room_off = _room(shape, direction, boxes, width, height, on_table=False)
+        found.append(((-room_off, -room, _overflow(shape.box, width, height), rank), shape, direction))
+    if found:
+        _, shape, direction = min(found, key=lambda item: item[0])
+        return shape, direction
+    direction = end.direction
+    straight = _shape(index, tile, halves, end.anchor, direction, double, role)
+    outside: TileBox | None = None
+    for ring in itertools.count(1):  # ends: the boxes are finite, so some ring is clear
+        steps = [(dx, dy) for dx in range(-ring, ring + 1) for dy in range(-ring, ring + 1)
+                 if max(abs(dx), abs(dy)) == ring]
+        # nearest first; ties: further along the arm first, then clockwise of it
+        steps.sort(key=lambda d: (d[0] ** 2 + d[1] ** 2, -(d[0] * direction[0] + d[1] * direction[1]),
+                                  -(d[0] * -direction[1] + d[1] * direction[0])))
+        for dx, dy in steps:
+            shape = TileBox(index, straight.tile, halves, straight.x + dx / 2 + 0.0, straight.y + dy / 2 + 0.0,
+                            straight.rotation, role)
+            clear, inside = _free(shape.box, boxes, width, height)
+            if clear and inside:
+                return shape, direction
+            if clear and outside is None:
+                outside = shape
+        if outside is not None and ring >= SEARCH_RADIUS:
+            return outside, direction
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _ends_of(shape: TileBox, faces: list[tuple[int, FaceKind]], direction: Vec | None, role: Role,
@@ -283,10 +386,8 @@ def layout_geometry(layout: Layout, *, width: float = TABLE_WIDTH, height: float
             direction: Vec | None = None
         else:
             end = ends[(placed.parent, placed.parent_slot)]
-            shape = _place_child(placed.index, tile, halves, end, placed.is_double, role.name.lower(), boxes,
-                                 width, height)
-            direction = {0: EAST, 90: SOUTH, 180: WEST, 270: NORTH}[
-                shape.rotation if not placed.is_double else (shape.rotation - 90) % 360]
+            shape, direction = _place_child(placed.index, tile, halves, end, placed.is_double,
+                                            role.name.lower(), boxes, width, height)
         tiles.append(shape)
         boxes.append(shape.box)
         for slot, end_here in _ends_of(shape, faces, direction, role, placed.parent == 0).items():
@@ -303,6 +404,8 @@ def hotspots(layout: Layout, moves: Iterable[Move], geometry: Geometry | None = 
     if geometry is None:
         geometry = layout_geometry(layout)
     boxes = [tile.box for tile in geometry.tiles]
+    # the role a double takes after the lead: a PIP double (after its hub) has toes
+    double_role = "toes" if layout.tiles and layout.tiles[0].role == Role.HUB else "cross"
     grouped: dict[tuple[str, int, int], tuple[str, TileBox, list[str]]] = {}
     for move in moves:
         tile = move.tile
@@ -320,8 +423,8 @@ def hotspots(layout: Layout, moves: Iterable[Move], geometry: Geometry | None = 
             continue
         end = geometry.ends[(face.owner, face.slot)]
         halves = (half_text(move.half), half_text(tile.other_half(move.half)))
-        ghost = _place_child(0, tile, halves, end, tile.is_double, "cross" if tile.is_double else "line",
-                             boxes, geometry.width, geometry.height)
+        ghost, _ = _place_child(0, tile, halves, end, tile.is_double, double_role if tile.is_double else "line",
+                                boxes, geometry.width, geometry.height)
         key = (str(tile), face.owner, face.slot)
         grouped.setdefault(key, (half_text(face.value), ghost, []))[2].append(str(move))
     return [Hotspot(key[0], key[1], key[2], value, ghost, tuple(texts))
