@@ -14,6 +14,11 @@ of the sample.  The outcome is scored from the searching side's point of view:
 Near the end of a hand with an empty stock, when few tiles remain, the playout is replaced by
 an exact alpha-beta search of the determinized hand (paranoid: the others minimise).
 
+For the line games the fast engine supports (Block, Draw, All Fives, partnership Block) each deal
+is valued on a :class:`~boneyard.fast.FastGame` instead (:mod:`.fastsearch`): exact alpha-beta
+as soon as nothing can be drawn and few enough tiles remain (in two-player Block the whole hand),
+fast greedy playouts before.  The other variants use the reference game as described above.
+
 The search is anytime: determinizations are added until ``time`` seconds have passed.  With
 ``samples=N`` it searches exactly N determinizations and ignores the clock, so a seed
 reproduces every decision on any machine.
@@ -27,6 +32,7 @@ import time
 from boneyard.moves import Move
 from boneyard.players import heuristic
 from boneyard.players.expert.determinize import determinize
+from boneyard.players.expert.fastsearch import FastRoot
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.sampling import sample_deal
 from boneyard.state import Game
@@ -142,6 +148,8 @@ class Search:
         self.totals = [0.0] * len(self.moves)
         self.counts = [0] * len(self.moves)
         self.samples = 0
+        #: the line games' fast path (``None``: the reference game is searched)
+        self.fast = FastRoot.build(view, self.moves, sorted(self.objective.side)) if len(self.moves) > 1 else None
 
     def run(self, seconds: float, samples: int | None) -> Move:
         """Search until ``seconds`` have passed (every move tried at least once), or exactly ``samples`` deals."""
@@ -157,12 +165,19 @@ class Search:
         """Try every root move on one more sampled deal; ``False`` once the deadline has passed."""
         hands, stock = sample_deal(self.info, self.rng)
         seed = self.rng.getrandbits(32)
+        fast = self.fast
+        if fast is not None:
+            fast.load(hands, stock)
         for index, move in enumerate(self.moves):
             if deadline is not None and self.samples and time.perf_counter() >= deadline:
                 return False
-            game = determinize(self.info.public, hands, stock)
-            game.apply(move)
-            self.totals[index] += self.evaluate(game, random.Random(seed))
+            if fast is not None:
+                value = fast.evaluate(index, random.Random(seed))
+            else:
+                game = determinize(self.info.public, hands, stock)
+                game.apply(move)
+                value = self.evaluate(game, random.Random(seed))
+            self.totals[index] += value
             self.counts[index] += 1
         self.samples += 1
         return deadline is None or time.perf_counter() < deadline
