@@ -105,7 +105,8 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     if workers == 1:
         summaries = [play_one(variant, players, options, specs, seed, i, r) for i, r in jobs]
     else:
-        size = max(1, min(200, len(jobs) // (workers * 4) or 1))
+        # many small chunks keep both workers busy to the end (a few large ones leave one idle)
+        size = max(1, min(50, len(jobs) // (workers * 16)))
         chunks = [jobs[start:start + size] for start in range(0, len(jobs), size)]
         with ProcessPoolExecutor(max_workers=workers) as pool:
             parts = pool.map(_chunk, [(variant, players, dict(options or {}), specs, seed, c) for c in chunks])
