@@ -22,7 +22,6 @@ from boneyard.rules.base import (
     register,
     result,
     round5,
-    set_player_range,
     sized_deal,
     standard_deal_size,
 )
@@ -66,9 +65,6 @@ class AllFives(Rules):
     Options = AllFivesOptions
     options: AllFivesOptions
     draw_mode = UNTIL_PLAYABLE
-
-    def player_range(self) -> tuple[int, int]:
-        return set_player_range(self.options.set)
 
     def configure(self) -> None:
         opts = self.options

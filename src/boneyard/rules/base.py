@@ -77,7 +77,8 @@ class Rules:
 
     # ------------------------------------------------------------ set-up
     def player_range(self) -> tuple[int, int]:
-        return (self.min_players, self.max_players)
+        """Players allowed; a variant with a ``set`` option seats more with a larger set (C13)."""
+        return set_player_range(getattr(self.options, "set", 6), self.max_players, self.min_players)
 
     def configure(self) -> None:
         """Derive per-game settings from the options (override)."""
@@ -290,5 +291,6 @@ def standard_deal_size(top: int, players: int, small: int) -> int:
     return 7 if players == 2 else small
 
 
-def set_player_range(top: int, high: int = 4) -> tuple[int, int]:
-    return (2, {6: high, 9: 8, 12: 10}[top])
+def set_player_range(top: int, high: int = 4, low: int = 2) -> tuple[int, int]:
+    """Player counts with a double-``top`` set: the variant's own for double-six, else C13's."""
+    return (low, {9: 8, 12: 10}.get(top, high))

@@ -24,7 +24,6 @@ from boneyard.rules.base import (
     lowest_holders,
     register,
     result,
-    set_player_range,
     sized_deal,
     standard_deal_size,
 )
@@ -91,9 +90,6 @@ class Bergen(Rules):
     Options = BergenOptions
     options: BergenOptions
     draw_mode = UNTIL_PLAYABLE
-
-    def player_range(self) -> tuple[int, int]:
-        return set_player_range(self.options.set)
 
     def configure(self) -> None:
         opts = self.options

@@ -21,7 +21,6 @@ from boneyard.rules.base import (
     lowest_holders,
     register,
     result,
-    set_player_range,
     sized_deal,
     standard_deal_size,
 )
@@ -56,9 +55,6 @@ class Block(Rules):
     title = "Block dominoes"
     Options = BlockOptions
     options: BlockOptions
-
-    def player_range(self) -> tuple[int, int]:
-        return set_player_range(self.options.set)
 
     def configure(self) -> None:
         opts = self.options

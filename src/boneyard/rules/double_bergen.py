@@ -25,7 +25,6 @@ from boneyard.rules.base import (
     lowest_holders,
     register,
     result,
-    set_player_range,
 )
 from boneyard.rules.bergen import (
     WinCheck,
@@ -62,9 +61,6 @@ class DoubleBergen(Rules):
     Options = DoubleBergenOptions
     options: DoubleBergenOptions
     draw_mode = UNTIL_PLAYABLE
-
-    def player_range(self) -> tuple[int, int]:
-        return set_player_range(self.options.set)
 
     def configure(self) -> None:
         opts = self.options
