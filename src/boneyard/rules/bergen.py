@@ -13,7 +13,7 @@ family's deal sizes and the target check.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from boneyard.errors import OptionError
 from boneyard.layout import Placed
@@ -43,10 +43,31 @@ def family_deal_size(top: int, players: int, deal_sizes: DealSizes | None, name:
     return sized_deal(deal_sizes, players, default, name)
 
 
-def check_deal_fits(rules: Rules, hand_size: int) -> None:
-    tiles = len(rules.tile_set())
-    if hand_size * rules.players > tiles:
-        raise OptionError(f"{rules.players} hands of {hand_size} need more than the {tiles} tiles of the set")
+class FamilyOptions(Protocol):
+    """The options Bergen and Double Bergen share."""
+
+    @property
+    def set(self) -> int: ...
+    @property
+    def boneyard_reserve(self) -> int: ...
+    @property
+    def win_check(self) -> str: ...
+    @property
+    def deal_sizes(self) -> DealSizes | None: ...
+
+
+def configure_family(rules: Rules, opts: FamilyOptions, target: int) -> tuple[int, int, int, bool, int]:
+    """What Bergen and Double Bergen derive alike: (top, reserve, target, immediate win, hand size)."""
+    if target < 1:
+        raise OptionError(f"option 'target' must be at least 1, not {target}")
+    hand_size = family_deal_size(opts.set, rules.players, opts.deal_sizes, rules.name)
+    check_deal_fits(rules.players, hand_size, len(double_set(opts.set)))
+    return opts.set, opts.boneyard_reserve, target, opts.win_check == "immediate", hand_size
+
+
+def check_deal_fits(players: int, hand_size: int, tiles: int) -> None:
+    if hand_size * players > tiles:
+        raise OptionError(f"{players} hands of {hand_size} need more than the {tiles} tiles of the set")
 
 
 def previous_leader(game: Game) -> int | None:
@@ -92,15 +113,9 @@ class Bergen(Rules):
     draw_mode = UNTIL_PLAYABLE
 
     def configure(self) -> None:
-        opts = self.options
-        self.top = opts.set
-        self.reserve = opts.boneyard_reserve
-        self.target = opts.target if opts.target is not None else (15 if self.players == 2 else 10)
-        if self.target < 1:
-            raise OptionError(f"option 'target' must be at least 1, not {self.target}")
-        self.immediate_win = opts.win_check == "immediate"
-        self.hand_size = family_deal_size(self.top, self.players, opts.deal_sizes, self.name)
-        check_deal_fits(self, self.hand_size)
+        target = self.options.target
+        (self.top, self.reserve, self.target, self.immediate_win, self.hand_size) = configure_family(
+            self, self.options, target if target is not None else (15 if self.players == 2 else 10))
 
     def tile_set(self) -> tuple[Tile, ...]:
         return double_set(self.top)

@@ -15,7 +15,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
-from boneyard.errors import OptionError
 from boneyard.layout import Layout, Placed, Role
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
@@ -28,10 +27,9 @@ from boneyard.rules.base import (
 )
 from boneyard.rules.bergen import (
     WinCheck,
-    check_deal_fits,
     coming_hand,
+    configure_family,
     doubles_held,
-    family_deal_size,
     previous_leader,
 )
 from boneyard.state import UNTIL_PLAYABLE, Game, HandResult, HandSetup, ScoreItem
@@ -63,15 +61,8 @@ class DoubleBergen(Rules):
     draw_mode = UNTIL_PLAYABLE
 
     def configure(self) -> None:
-        opts = self.options
-        self.top = opts.set
-        self.reserve = opts.boneyard_reserve
-        if opts.target < 1:
-            raise OptionError(f"option 'target' must be at least 1, not {opts.target}")
-        self.target = opts.target
-        self.immediate_win = opts.win_check == "immediate"
-        self.hand_size = family_deal_size(self.top, self.players, opts.deal_sizes, self.name)
-        check_deal_fits(self, self.hand_size)
+        (self.top, self.reserve, self.target, self.immediate_win, self.hand_size) = configure_family(
+            self, self.options, self.options.target)
 
     def tile_set(self) -> tuple[Tile, ...]:
         return double_set(self.top)

@@ -94,7 +94,7 @@ class FlowerScorpion(Rules):
         self.target = opts.target
         self.immediate_win = opts.win_check == "immediate"
         self.hand_size = family_deal_size(6, self.players, opts.deal_sizes, self.name)
-        check_deal_fits(self, self.hand_size)
+        check_deal_fits(self.players, self.hand_size, len(self.tile_set()))
 
     def deal_size(self) -> int:
         return self.hand_size
