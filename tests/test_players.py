@@ -13,7 +13,7 @@ from boneyard.chance import Chance
 from boneyard.errors import OptionError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import LEVELS, Player, hint_move, make_player
-from boneyard.players.expert import ExpertPlayer
+from boneyard.players.expert import ExpertPlayer, search
 from boneyard.players.expert.determinize import determinize
 from boneyard.players.expert.inference import infer
 from boneyard.players.expert.sampling import sample_deal
@@ -214,6 +214,46 @@ def test_objective_counts_score_difference_and_lowest_for_pip() -> None:
     fives = boneyard.new_game("all-fives", 2, seed=1)
     fives_view = SeatView(fives, fives.turn)
     assert not Objective(fives_view).lowest
+
+
+def test_bergen_endgame_is_solved_once_the_stock_is_down_to_the_reserve() -> None:
+    """Bergen never draws its last two tiles: a hand with only the reserve left is closed, so the
+    search solves its small endgames exactly instead of playing them out."""
+    rng = random.Random(3)
+    for seed in range(40):
+        game = boneyard.new_game("bergen", 2, seed=seed)
+        while game.in_hand and (game.stock_left > game.rules.reserve or sum(map(len, game.hands)) > 6):
+            game.apply(rng.choice(game.legal_moves()))
+        if game.in_hand:
+            break
+    assert game.in_hand and game.stock_left == game.rules.reserve == 2
+    assert not game.can_draw
+    assert search.small_endgame(game)
+    objective = Objective(SeatView(game, game.turn))
+    exact = search.Endgame(objective).search(game, -float("inf"), float("inf"))
+    assert exact is not None  # a handful of tiles: well within the node limit
+
+
+def test_the_search_overrules_the_heuristic_only_beyond_the_noise() -> None:
+    game = boneyard.new_game("all-fives", 2, seed=4)
+    rng = random.Random(4)
+    while len(game.legal_moves()) < 3:
+        game.apply(rng.choice(game.legal_moves()))
+    found = search.Search(SeatView(game, game.turn), random.Random(0))
+    heuristic_choice, other = found.moves[0], found.moves[1]
+    assert found.best() == heuristic_choice  # no deal searched: nothing is known
+
+    def observe(gains: list[float]) -> None:  # paired gains of the second move over the first, deal by deal
+        found.samples = len(gains)
+        found.diff_sums = [0.0, sum(gains)] + [-1e9] * (len(found.moves) - 2)
+        found.diff_squares = [0.0, sum(g * g for g in gains)] + [1e18] * (len(found.moves) - 2)
+
+    observe([1.0, 1.2, 0.8, 1.0])  # better on every deal
+    assert found.best() == other
+    observe([9.0, -8.0, 7.0, -7.0])  # better on average (+0.25), but well within the noise
+    assert found.lower_bounds()[1] < 0 and found.best() == heuristic_choice
+    observe([3.0])  # one deal shows no spread: not enough to overrule
+    assert found.best() == heuristic_choice
 
 
 # ---------------------------------------------------------------- hints

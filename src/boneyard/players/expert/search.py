@@ -11,8 +11,14 @@ of the sample.  The outcome is scored from the searching side's point of view:
   counts for what it brings towards the target;
 * plus or minus :data:`WIN_VALUE` when the playout ends the game.
 
-Near the end of a hand with an empty stock, when few tiles remain, the playout is replaced by
-an exact alpha-beta search of the determinized hand (paranoid: the others minimise).
+Near the end of a hand with nothing left to draw (an empty stock, or one down to the reserve),
+when few tiles remain, the playout is replaced by an exact alpha-beta search of the determinized
+hand (paranoid: the others minimise).
+
+The root moves are the heuristic's best ones, in its order.  The search overrules the heuristic's
+first choice only when the deals show, beyond their noise, that another move does better: every
+move is compared with that choice deal by deal (same deal, same playout seed) and the move with
+the highest lower confidence bound on that paired gain is played (see :meth:`Search.best`).
 
 For the line games the fast engine supports (Block, Draw, All Fives, partnership Block) each deal
 is valued on a :class:`~boneyard.fast.FastGame` instead (:mod:`.fastsearch`): exact alpha-beta
@@ -26,6 +32,7 @@ reproduces every decision on any machine.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -43,6 +50,8 @@ DEFAULT_TIME = 0.5
 ENDGAME_TILES = 6  #: tiles left in all hands at most for the exact endgame search
 ENDGAME_NODES = 1500  #: node limit of one exact search (beyond it the playout decides)
 CANDIDATES = 10  #: root moves searched at most: the heuristic's best ones
+#: standard errors a move's paired gain over the heuristic's choice must clear to overrule it
+CONFIDENCE = 1.0
 
 
 class Objective:
@@ -132,7 +141,8 @@ class Endgame:
 
 
 def small_endgame(game: Game) -> bool:
-    return game.stock_left == 0 and sum(len(hand) for hand in game.hands) <= ENDGAME_TILES
+    """Nothing left to draw (an empty stock, or one down to the reserve) and few tiles in the hands."""
+    return game.stock_left <= game.rules.reserve and sum(len(hand) for hand in game.hands) <= ENDGAME_TILES
 
 
 class Search:
@@ -147,6 +157,9 @@ class Search:
         self.objective = Objective(view)
         self.totals = [0.0] * len(self.moves)
         self.counts = [0] * len(self.moves)
+        #: paired differences against the first move over complete deals: sums and sums of squares
+        self.diff_sums = [0.0] * len(self.moves)
+        self.diff_squares = [0.0] * len(self.moves)
         self.samples = 0
         #: the line games' fast path (``None``: the reference game is searched)
         self.fast = FastRoot.build(view, self.moves, sorted(self.objective.side)) if len(self.moves) > 1 else None
@@ -162,12 +175,16 @@ class Search:
         return self.best()
 
     def add_sample(self, deadline: float | None = None) -> bool:
-        """Try every root move on one more sampled deal; ``False`` once the deadline has passed."""
+        """Try every root move on one more sampled deal; ``False`` once the deadline has passed.
+
+        A deal cut short by the deadline still counts towards the means (every move is tried at least
+        once), but only complete deals enter the paired comparison of :meth:`best`."""
         hands, stock = sample_deal(self.info, self.rng)
         seed = self.rng.getrandbits(32)
         fast = self.fast
         if fast is not None:
             fast.load(hands, stock)
+        values: list[float] = []
         for index, move in enumerate(self.moves):
             if deadline is not None and self.samples and time.perf_counter() >= deadline:
                 return False
@@ -179,6 +196,12 @@ class Search:
                 value = self.evaluate(game, random.Random(seed))
             self.totals[index] += value
             self.counts[index] += 1
+            values.append(value)
+        base = values[0]
+        for index, value in enumerate(values):
+            diff = value - base
+            self.diff_sums[index] += diff
+            self.diff_squares[index] += diff * diff
         self.samples += 1
         return deadline is None or time.perf_counter() < deadline
 
@@ -193,10 +216,31 @@ class Search:
     def means(self) -> list[float]:
         return [total / max(1, count) for total, count in zip(self.totals, self.counts, strict=True)]
 
+    def lower_bounds(self) -> list[float]:
+        """Per root move, a lower confidence bound on how much better than the heuristic's choice it is.
+
+        Over the complete deals, the paired difference (this move's value minus the first move's,
+        on the same deal and playout seed) has a mean m and a standard error e; the bound is
+        ``m - CONFIDENCE * e``.  The first move's bound is 0; with fewer than two deals nothing
+        is known, and every other bound is minus infinity."""
+        n = self.samples
+        bounds = [0.0] + [-math.inf] * (len(self.moves) - 1)
+        if n < 2:
+            return bounds
+        for index in range(1, len(self.moves)):
+            mean = self.diff_sums[index] / n
+            variance = max(0.0, (self.diff_squares[index] - n * mean * mean) / (n - 1))
+            bounds[index] = mean - CONFIDENCE * math.sqrt(variance / n)
+        return bounds
+
     def best(self) -> Move:
-        """The move with the best mean; the heuristic's order (the order of ``moves``) breaks ties."""
-        means = self.means()
-        index = max(range(len(self.moves)), key=lambda i: (round(means[i], 9), -i))
+        """The move most surely better than the heuristic's choice (the first move), or that choice.
+
+        Moves are compared by :meth:`lower_bounds`, so the search overrules the heuristic only
+        where the sampled deals show, beyond their noise, that another move does better; among
+        such moves the bound (then the heuristic's order) decides."""
+        bounds = self.lower_bounds()
+        index = max(range(len(self.moves)), key=lambda i: (round(bounds[i], 9), -i))
         return self.moves[index]
 
 
