@@ -64,9 +64,10 @@ def reason(view: SeatView, search: Search, move: Move) -> str:
         return f"keeps {_WORDS.get(chosen.suits_kept, str(chosen.suits_kept))} suits"
     if chosen.shed >= max((item.shed for item in others), default=0) and chosen.shed > 0:
         return f"sheds a heavy tile ({chosen.shed} points)"
-    means = search.means()
     index = search.moves.index(move)
-    if len(means) > 1:
-        margin = means[index] - max(m for i, m in enumerate(means) if i != index)
-        return f"the best outcome over {search.samples} sampled deals (+{margin:.1f} on average)"
+    if index > 0 and search.samples:
+        gain = search.diff_sums[index] / search.samples
+        return f"does better in the sampled deals (+{gain:.1f} on average over {search.samples})"
+    if search.samples > 1:
+        return f"no other move does surely better over {search.samples} sampled deals"
     return "the search rates it best"
