@@ -24,6 +24,10 @@ LINE_GAMES: list[tuple[str, int, dict[str, object]]] = [
     ("all-fives", 2, {}),
     ("all-fives", 3, {}),
     ("all-fives", 2, {"spinner_mode": "all_doubles"}),
+    ("bergen", 2, {}),
+    ("bergen", 3, {"block_rule": "american"}),
+    ("flower-scorpion", 2, {}),
+    ("flower-scorpion", 3, {"long_pairs": "all_pairs"}),
 ]
 
 
@@ -56,11 +60,11 @@ def test_fast_exact_values_match_the_reference_endgame(variant: str, players: in
                         compared += 1
                 assert fast.game.kernel_state()[2:15] == before  # every evaluation is taken back
             game.apply(greedy.choose(view))
-    assert compared > 0 or variant != "block"  # with a stock the hand seldom gets closed and short
+    assert compared > 0 or variant not in ("block", "bergen")  # with a stock the hand seldom gets closed and short
 
 
 def test_other_variants_keep_the_reference_search() -> None:
-    for variant in ("bergen", "pip"):
+    for variant in ("double-bergen", "pip"):
         game = boneyard.new_game(variant, 2, seed=1)
         while game.in_hand:
             view = SeatView(game, game.turn)

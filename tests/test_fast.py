@@ -11,6 +11,7 @@ test_millions_of_random_moves`` plays until a million moves have been compared.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 
@@ -46,7 +47,19 @@ CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("all-fives", 2, {"blocked_score": "opponents_minus_own", "win_check": "end_of_hand"}),
     ("all-fives", 3, {"end_scoring": "each_subtracts_own", "allow_voluntary_draw": True}),
     ("all-fives", 2, {"set": 9, "spinner_mode": "all_doubles", "boneyard_reserve": 1}),
+    ("bergen", 2, {}),
+    ("bergen", 3, {"block_rule": "american", "winner_bonus": 5}),
+    ("bergen", 4, {"block_rule": "german", "approach_cap": False, "lead_rule": "highest_double"}),
+    ("bergen", 2, {"lead_rule": "rotate_any_tile", "boneyard_reserve": 0, "win_check": "immediate"}),
+    ("bergen", 3, {"set": 9, "winner_bonus": 1, "target": 25}),
+    ("flower-scorpion", 2, {}),
+    ("flower-scorpion", 3, {"long_pairs": "all_pairs", "double_scorpion_blocks_dual": "only_when_tile_played",
+                            "cancel_affects_block": True}),
+    ("flower-scorpion", 4, {"lead_tile": "heaviest_double_in_hand", "lowest_double_mode": "lowest_total_with_double",
+                            "score_floor": None, "winner_bonus": 1}),
+    ("flower-scorpion", 2, {"win_check": "immediate", "target": 12}),
 ]
+KERNEL_VARIANTS = ("block", "draw", "all-fives")  #: the compiled kernel does not score Bergen or F&S
 
 GAMES = int(os.environ.get("BONEYARD_FAST_GAMES", "6"))
 
@@ -91,8 +104,9 @@ def play_both(variant: str, players: int, options: dict[str, object], seed: int,
                 take_back_hand(game, fast, where)
             game.next_hand()
             setup = game.hand.setup
+            dice = (setup.dice.flower, setup.dice.scorpion) if setup.dice is not None else None
             fast.start_hand([[t.index for t in hand] for hand in setup.deal], [t.index for t in setup.stock],
-                            setup.leader)
+                            setup.leader, dice)
             continue
         move = rng.choice(game.legal_moves())
         event = game.apply(move)
@@ -211,10 +225,38 @@ def test_determinize_keeps_sizes_own_hand_and_known_voids(variant: str, players:
 
 
 def test_unsupported_variants_and_options_are_refused() -> None:
-    with pytest.raises(VariantError, match="fast engine plays"):
-        FastGame("bergen", 2)
+    for variant in ("double-bergen", "pip"):
+        with pytest.raises(VariantError, match="fast engine plays"):
+            FastGame(variant, 2)
     with pytest.raises(OptionError, match="end_on_dead_layout"):
         FastGame("draw", 2, options={"end_on_dead_layout": True})
+    with pytest.raises(OptionError, match="cover_lead_double_first"):
+        FastGame("bergen", 2, options={"cover_lead_double_first": True})
+    with pytest.raises(VariantError, match="kernel does not play"):
+        FastGame("bergen", 2, seed=1).kernel_config()
+
+
+def test_own_deals_of_bergen_and_flower_scorpion() -> None:
+    """The fast engine deals its own Bergen hands (a double always leads) and F&S rounds (dice rolled,
+    the caravan master moving left), and plays whole games to a winner."""
+    for variant in ("bergen", "flower-scorpion"):
+        fast = FastGame(variant, 3, seed=5)
+        masters = []
+        while not fast.finished:
+            if not fast.in_hand:
+                fast.next_hand()
+            masters.append(fast.leader)
+            if variant == "bergen":
+                assert fast.lead_tile >= 0 and fast.t.is_double[fast.lead_tile]
+                assert all(not hand >> tile & 1 for hand in fast.hands for tile in range(fast.lead_tile)
+                           if fast.t.is_double[tile])  # the lowest double dealt leads
+            else:
+                assert 0 <= fast.flower < 28 and 0 <= fast.scorpion < 28
+                assert fast.t.high[fast.flower] <= 6 and fast.t.low[fast.flower] >= 1  # dice never show a blank
+            fast.playout()
+        assert fast.winner is not None and fast.scores[fast.winner] >= fast.rules.target  # type: ignore[attr-defined]
+        if variant == "flower-scorpion":
+            assert all((b - a) % 3 == 1 for a, b in itertools.pairwise(masters))
 
 
 def test_from_move_rejects_a_move_with_no_open_end() -> None:
@@ -225,7 +267,8 @@ def test_from_move_rejects_a_move_with_no_open_end() -> None:
         fast.from_move(Move.parse("6-0@5"))
 
 
-KERNEL_CONFIGS = [c for c in CONFIGS if c[2].get("set", 6) != 12]  # the kernel plays up to double-nine
+#: the kernel plays up to double-nine, and not Bergen or F&S
+KERNEL_CONFIGS = [c for c in CONFIGS if c[2].get("set", 6) != 12 and c[0] in KERNEL_VARIANTS]
 
 
 @pytest.mark.skipif(not engine.KERNEL, reason="the compiled kernel is not built (no C compiler)")

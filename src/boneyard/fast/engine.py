@@ -1,4 +1,5 @@
-"""The fast engine for the line games: Block, Draw, All Fives (all spinner modes) and partnership Block.
+"""The fast engine for the line games: Block, Draw, All Fives (all spinner modes), partnership Block,
+Bergen and Flower & Scorpion.
 
 :class:`FastGame` plays the same games as :class:`~boneyard.state.Game` with the same rules,
 but keeps its state in machine-friendly form:
@@ -12,7 +13,10 @@ but keeps its state in machine-friendly form:
 * an action is an integer: ``tile * arms + arm`` for a lead or a play, then :attr:`~FastGame.draw`
   and :attr:`~FastGame.passing` (a fixed action space, as in OpenSpiel);
 * :meth:`~FastGame.apply` pushes a small undo record and :meth:`~FastGame.undo` pops it: a search
-  never copies a state.
+  never copies a state;
+* the variants that score during the hand read the two line ends after each play: All Fives
+  counts the exposed pips, Bergen its double and triple headers (with the approach cap),
+  Flower & Scorpion its duals, plurals, flowers and scorpions (with the score floor).
 
 The reference :class:`~boneyard.state.Game` stays the definition of the rules: ``tests/test_fast.py``
 plays many random games on both, move for move, and checks the legal move sets, scores and winners.
@@ -46,7 +50,12 @@ except ImportError:  # pragma: no cover - depends on the build
 KERNEL = _kernel is not None
 
 #: the variants (by registry name) the fast engine plays
-FAST_VARIANTS = ("block", "draw", "all-fives")
+FAST_VARIANTS = ("block", "draw", "all-fives", "bergen", "flower-scorpion")
+#: how a variant scores during the hand
+PLAIN, FIVES, BERGEN, FLOWER = 0, 1, 2, 3
+_MODES = {"all-fives": FIVES, "bergen": BERGEN, "flower-scorpion": FLOWER}
+#: the compiled kernel plays the variants without in-hand scoring and All Fives
+_KERNEL_MODES = (PLAIN, FIVES)
 
 _SPINNER_MODES = {"none": 0, "first_double": 1, "all_doubles": 2}
 _ENDS = ("domino", "blocked", "unfinished")
@@ -101,11 +110,19 @@ def unsupported(rules: Rules) -> list[str]:
     problems = []
     if getattr(opts, "end_on_dead_layout", False):
         problems.append("end_on_dead_layout=true")
+    if getattr(opts, "cover_lead_double_first", False):
+        problems.append("cover_lead_double_first=true")
     return problems
 
 
+def pair_index(a: int, b: int) -> int:
+    """The tile index of the tile with halves ``a`` and ``b`` (either order)."""
+    high, low = (a, b) if a >= b else (b, a)
+    return high * (high + 1) // 2 + low
+
+
 class FastGame:
-    """A game of Block, Draw or All Fives on bit sets, with integer actions and undo.
+    """A game of Block, Draw, All Fives, Bergen or Flower & Scorpion on bit sets, with integer actions and undo.
 
     Build one with ``FastGame("block", players=4, options={"partnerships": True}, seed=1)`` (the first
     hand is dealt from its own seeded generator) or ``FastGame.from_game(game)`` (a copy of a reference
@@ -113,12 +130,12 @@ class FastGame:
     """
 
     __slots__ = (
-        "_can_draw_mode", "_end_saved", "_hand_points", "_immediate", "_partners", "_reserve", "_scoring",
-        "_target", "_undo", "_unit", "_voluntary", "arms", "count", "draw", "drawn", "finished", "hand_number",
-        "hand_size", "hands", "in_hand", "last_end", "last_leader", "last_winner", "lead_double", "lead_sides",
-        "lead_spinner", "lead_tile", "leader", "narms", "owner", "passes", "passing", "placed", "players", "rng",
-        "rules", "scores", "spin", "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void",
-        "weight", "winner",
+        "_can_draw_mode", "_doubles", "_end_saved", "_gains", "_hand_points", "_immediate", "_mode", "_partners",
+        "_reserve", "_scoring", "_target", "_undo", "_unit", "_voluntary", "arms", "count", "draw", "drawn",
+        "finished", "flower", "hand_number", "hand_size", "hands", "in_hand", "last_end", "last_leader",
+        "last_winner", "lead_double", "lead_sides", "lead_spinner", "lead_tile", "leader", "narms", "owner",
+        "passes", "passing", "placed", "players", "rng", "rules", "scores", "scorpion", "spin", "spinner_mode",
+        "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight", "winner",
     )
 
     def __init__(self, variant: str | Rules = "block", players: int = 2, *,
@@ -132,7 +149,7 @@ class FastGame:
         self.rules = rules
         opts = rules.options
         self.players = rules.players
-        top: int = rules.top  # type: ignore[attr-defined]
+        top: int = getattr(rules, "top", 6)
         self.t = tables(top)
         mode = _SPINNER_MODES[getattr(opts, "spinner_mode", "none")]
         self.spinner_mode = mode
@@ -146,7 +163,13 @@ class FastGame:
         self._reserve = rules.reserve
         self._voluntary = rules.voluntary_draw
         self._immediate = rules.immediate_win
-        self._scoring = rules.name == "all-fives"
+        self._mode = _MODES.get(rules.name, PLAIN)
+        self._scoring = self._mode == FIVES  # the compiled kernel's All Fives flag
+        self._doubles = sum(1 << index for index, double in enumerate(self.t.is_double) if double)
+        #: Bergen and Flower & Scorpion: the score change of every placement of the hand (for undo)
+        self._gains: list[int] = []
+        #: Flower & Scorpion: the round's Flower and Scorpion tiles (tile indices)
+        self.flower = self.scorpion = -1
         self._partners = bool(getattr(opts, "partnerships", False))
         self._target: int = rules.target  # type: ignore[attr-defined]
         self._unit: int = getattr(rules, "unit", 1)
@@ -200,41 +223,59 @@ class FastGame:
         self.last_winner = None
         self.last_end = ""
         self.in_hand = False
-        self._undo.clear()
+        self.drop_history()
         self._clear_hand()
 
     def next_hand(self) -> None:
         """Shuffle and deal the next hand from this game's own generator, then open it."""
         order = list(range(len(self.t.tiles)))
-        self.rng.shuffle(order)
         size = self.hand_size
-        deal = [order[seat * size:(seat + 1) * size] for seat in range(self.players)]
+        while True:  # Bergen redeals a deal without a double when a double must lead (BRG-4)
+            self.rng.shuffle(order)
+            deal = [order[seat * size:(seat + 1) * size] for seat in range(self.players)]
+            if not self._needs_double() or any(hand & self._doubles for hand in map(_mask, deal)):
+                break
         leader = self.rng.randrange(self.players) if self._random_leader_needed() else None
-        self.start_hand(deal, order[self.players * size:], leader)
+        dice = None
+        if self._mode == FLOWER:
+            roll = self.rng.randint
+            dice = ((roll(1, 6), roll(1, 6)), (roll(1, 6), roll(1, 6)))
+        self.start_hand(deal, order[self.players * size:], leader, dice)
+
+    def _needs_double(self) -> bool:
+        return self._mode == BERGEN and self.rules.options.lead_rule != "rotate_any_tile"
 
     def _random_leader_needed(self) -> bool:
         opts = self.rules.options
-        first = getattr(opts, "first_lead", "call_highest_double")
-        rule = getattr(opts, "lead_rule", "winner_any")
         coming = self.hand_number + 1
+        if self._mode == FLOWER:
+            return coming == 1  # the first caravan master (FS-3)
+        rule = getattr(opts, "lead_rule", "winner_any")
+        if self._mode == BERGEN:
+            return coming == 1 and rule == "rotate_any_tile"
+        first = getattr(opts, "first_lead", "call_highest_double")
         return (coming == 1 and first == "random_player_any_tile") or (coming > 1 and rule == "random")
 
-    def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None) -> None:
+    def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None,
+                   dice: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
         """Open a hand from a deal (tile indices per seat), the stock order and, where the rules
-        leave the lead to chance, the leader.  Leads follow BLK-3/4 and A5-3/4."""
+        leave the lead to chance, the leader; Flower & Scorpion also takes the round's ``dice``
+        (the Flower pair, then the Scorpion pair).  Leads follow BLK-3/4, A5-3/4, BRG-4 and FS-3/FS-6."""
         if self.finished:
             raise IllegalMoveError("the game is over")
         if self.in_hand:
             raise IllegalMoveError("the current hand is not over")
+        if self._mode == FLOWER and dice is None:
+            raise IllegalMoveError("flower-scorpion: the hand needs its dice")
         self._clear_hand()
-        self._undo.clear()
+        self.drop_history()
         for seat, tiles in enumerate(deal):
-            mask = 0
-            for tile in tiles:
-                mask |= 1 << tile
-            self.hands[seat] = mask
+            self.hands[seat] = _mask(tiles)
         self.stock = list(stock)
         self.hand_number += 1
+        if self._mode >= BERGEN:
+            self._open_family_hand(leader, dice)
+            return
         opts = self.rules.options
         first = getattr(opts, "first_lead", "call_highest_double")
         rule = getattr(opts, "lead_rule", "winner_any")
@@ -253,6 +294,54 @@ class FastGame:
         self.leader = self.turn = seat
         self.lead_tile = lead_tile
         self.in_hand = True
+
+    def _open_family_hand(self, leader: int | None, dice: tuple[Sequence[int], Sequence[int]] | None) -> None:
+        """The lead of a Bergen or Flower & Scorpion hand (BRG-4; FS-3, FS-6) and F&S's dice tiles."""
+        opts = self.rules.options
+        n = self.players
+        first = self.hand_number == 1
+        lead_tile = -1
+        if self._mode == FLOWER:
+            assert dice is not None
+            self.flower, self.scorpion = pair_index(*dice[0]), pair_index(*dice[1])
+            seat = self._given(leader) if first else (self.last_leader + 1) % n
+            if opts.lead_tile == "heaviest_double_in_hand":
+                doubles = self.hands[seat] & self._doubles
+                lead_tile = doubles.bit_length() - 1  # the heaviest double in his hand, if any
+        elif opts.lead_rule == "rotate_any_tile":
+            seat = self._given(leader) if first else (self.last_leader + 1) % n
+        else:
+            lowest = opts.lead_rule == "lowest_double"
+            seat = leader if leader is not None else 0
+            best = -1
+            for holder, hand in enumerate(self.hands):
+                doubles = hand & self._doubles
+                if not doubles:
+                    continue
+                tile = (doubles & -doubles).bit_length() - 1 if lowest else doubles.bit_length() - 1
+                if best < 0 or (tile < best if lowest else tile > best):
+                    best, seat = tile, holder
+            lead_tile = best  # none (-1) only in a deal the reference would redeal
+        self.leader = self.turn = seat
+        self.lead_tile = lead_tile
+        self.in_hand = True
+
+    @staticmethod
+    def _given(leader: int | None) -> int:
+        if leader is None:
+            raise IllegalMoveError("the rules leave this lead to chance: the hand needs a leader")
+        return leader
+
+    @property
+    def scores_during_hand(self) -> bool:
+        """Whether plays score (All Fives, Bergen, Flower & Scorpion), not only the hand's end."""
+        return self._mode != PLAIN
+
+    def drop_history(self) -> None:
+        """Forget how the hand in progress came about: it can no longer be undone from here."""
+        self._undo.clear()
+        self._gains.clear()
+        self._end_saved = None
 
     def _call_lead(self) -> tuple[int, int]:
         t = self.t
@@ -402,7 +491,11 @@ class FastGame:
             spin[arm] = new_spin
         self.passes = self.drawn = 0
         points = 0
-        if self._scoring:
+        if self._mode >= BERGEN:
+            points = self._line_points(seat, tile)
+            self._gains.append(points)
+            self.scores[seat] += points
+        elif self._scoring:
             total = 0
             for i in range(self.narms):
                 if value[i] >= 0:
@@ -418,6 +511,52 @@ class FastGame:
         else:
             self.turn = (seat + 1) % self.players
         return points
+
+    def _line_points(self, seat: int, tile: int) -> int:
+        """What a play scores in Bergen (BRG-7, BRG-8) or Flower & Scorpion (FS-9), from the two
+        line ends after it: their numbers and how many halves each exposes (2 for a crosswise double)."""
+        v0, v1 = self.value[0], self.value[1]
+        k0, k1 = self.weight[0], self.weight[1]
+        if self._mode == BERGEN:
+            if v0 != v1:
+                return 0
+            points = 2 if k0 + k1 == 2 else 3
+            if self.rules.options.approach_cap:
+                need = self._target - self.scores[seat]
+                if need <= 2:
+                    points = 1
+                elif need == 3:
+                    points = 2
+            return points
+        opts = self.rules.options
+        flower, scorpion = self.flower, self.scorpion
+        cancelled = flower == scorpion
+        t = self.t
+        total = 0
+        if v0 == v1 and not (
+                not cancelled and t.is_double[scorpion] and t.high[scorpion] == v0
+                and (opts.double_scorpion_blocks_dual == "always" or tile == scorpion)):
+            total = 3 if k0 + k1 > 2 else 2
+        if not cancelled:
+            all_pairs = opts.long_pairs == "all_pairs"
+            total += (tile == flower) - (tile == scorpion)
+            total += self._pairings(flower, all_pairs) - self._pairings(scorpion, all_pairs)
+        floor = opts.score_floor
+        if floor is not None and total < 0:
+            total = max(total, min(0, floor - self.scores[seat]))
+        return total
+
+    def _pairings(self, pair: int, all_pairs: bool) -> int:
+        """Pairings of exposed halves of the two ends that show the tile ``pair`` (FS-9 d/f, AMB-FS-2)."""
+        v0, v1 = self.value[0], self.value[1]
+        k0, k1 = self.weight[0], self.weight[1]
+        count = k0 * k1 if pair_index(v0, v1) == pair else 0
+        if all_pairs:  # also the two halves of a double at an end
+            if k0 == 2 and pair_index(v0, v0) == pair:
+                count += 1
+            if k1 == 2 and pair_index(v1, v1) == pair:
+                count += 1
+        return count
 
     def _open_ends(self, spinner: int, v: int) -> None:
         n = self.narms
@@ -464,7 +603,9 @@ class FastGame:
             if arm < 2:
                 self.weight[arm ^ 1] = twin
         self.placed -= 1
-        if self._scoring and after > 0 and after % 5 == 0:
+        if self._mode >= BERGEN:
+            self.scores[seat] -= self._gains.pop()
+        elif self._scoring and after > 0 and after % 5 == 0:
             self.scores[seat] -= after // self._unit
         return action
 
@@ -477,6 +618,8 @@ class FastGame:
             winner, points = None, [0] * self.players
         elif self._scoring:
             winner, points = self._fives_end(end, seat)
+        elif self._mode >= BERGEN:
+            winner, points = self._family_end(end, seat)
         elif self._partners:
             winner, points = self._partnership_end(end, seat)
         else:
@@ -560,6 +703,65 @@ class FastGame:
             seat = members[0] if len(members) == 1 else self._lightest(members)
         points[seat] = points[(seat + 2) % 4] = sum(pips)
         return seat, points
+
+    def _family_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
+        """Bergen (BRG-10, BRG-11) and Flower & Scorpion (FS-11, FS-12): the winner and his bonus."""
+        points = [0] * self.players
+        winner = seat if end == "domino" else (
+            self._bergen_blocked() if self._mode == BERGEN else self._flower_blocked())
+        if winner is None:
+            return None, points
+        bonus: int = self.rules.options.winner_bonus
+        if bonus == 5 and end != "domino":
+            bonus = 2
+        points[winner] = bonus
+        return winner, points
+
+    def _lowest_double(self, seat: int) -> int:
+        doubles = self.hands[seat] & self._doubles
+        return (doubles & -doubles).bit_length() - 1
+
+    def _unique_lowest(self, seats: Sequence[int]) -> int | None:
+        lowest = self._lowest(seats)
+        return lowest[0] if len(lowest) == 1 else None
+
+    def _bergen_blocked(self) -> int | None:
+        rule = self.rules.options.block_rule
+        seats = range(self.players)
+        hands = self.hands
+        doubles = self._doubles
+        if rule == "simple":
+            return self._unique_lowest(seats)
+        if rule == "german":
+            counts = [(hands[s] & doubles).bit_count() for s in seats]
+            fewest = min(counts)
+            return self._unique_lowest([s for s in seats if counts[s] == fewest])
+        free = [s for s in seats if not hands[s] & doubles]
+        if len(free) == 1:
+            return free[0]
+        if free:
+            return self._unique_lowest(free)
+        sizes = [hands[s].bit_count() for s in seats]
+        fewest_tiles = [s for s in seats if sizes[s] == min(sizes)]
+        if len(fewest_tiles) == 1:
+            return fewest_tiles[0]
+        return min(seats, key=self._lowest_double)
+
+    def _flower_blocked(self) -> int | None:
+        opts = self.rules.options
+        hands = self.hands
+        seats = range(self.players)
+        if not (self.flower == self.scorpion and opts.cancel_affects_block):
+            for tile in (self.flower, self.scorpion):
+                for s in seats:
+                    if hands[s] >> tile & 1:
+                        return s
+        with_double = [s for s in seats if hands[s] & self._doubles]
+        if not with_double:
+            return None
+        if opts.lowest_double_mode == "smallest_double":
+            return min(with_double, key=self._lowest_double)
+        return self._unique_lowest(with_double)
 
     def _fives_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
         opts = self.rules.options
@@ -703,10 +905,9 @@ class FastGame:
         if not self.in_hand:
             return 0
         rng = rng or self.rng
-        if _kernel is None or self.t.top > 9:
+        if _kernel is None or self.t.top > 9 or self._mode not in _KERNEL_MODES:
             taken = self.playout(rng)
-            self._undo.clear()
-            self._end_saved = None
+            self.drop_history()
             return taken
         end, seat, turn, placed, stock_pos, hands, scores, moves, _ = _kernel.rollout(
             self.kernel_config(), self.kernel_state(), rng.getrandbits(64), False)
@@ -724,7 +925,9 @@ class FastGame:
         self._undo.clear()
 
     def kernel_config(self) -> tuple[int, ...]:
-        """The rules as the compiled kernel takes them."""
+        """The rules as the compiled kernel takes them (Block, Draw and All Fives only)."""
+        if self._mode not in _KERNEL_MODES:
+            raise VariantError(f"the compiled kernel does not play {self.rules.name}")
         return (self.players, self.arms, self.spinner_mode, int(self._can_draw_mode), self._reserve,
                 int(self._voluntary), int(self._scoring), self._unit, int(self._immediate), int(self._partners),
                 self._target, self.t.top)
@@ -751,8 +954,10 @@ class FastGame:
         log = game.hand
         fast.scores = list(log.start_scores)
         index = {tile: tile.index for tile in fast.t.tiles}
+        dice = log.setup.dice
         fast.start_hand([[index[tile] for tile in tiles] for tiles in log.setup.deal],
-                        [index[tile] for tile in log.setup.stock], log.setup.leader)
+                        [index[tile] for tile in log.setup.stock], log.setup.leader,
+                        (dice.flower, dice.scorpion) if dice is not None else None)
         for event in log.events:
             fast.apply(fast.from_move(event.move))
         return fast
@@ -790,3 +995,10 @@ class FastGame:
     def tiles_of(self, seat: int) -> list[Tile]:
         """The tiles in ``seat``'s hand."""
         return [self.t.tiles[index] for index in bits(self.hands[seat])]
+
+
+def _mask(tiles: Sequence[int]) -> int:
+    mask = 0
+    for tile in tiles:
+        mask |= 1 << tile
+    return mask

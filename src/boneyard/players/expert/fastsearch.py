@@ -1,4 +1,4 @@
-"""The expert's per-deal evaluation on the fast engine (line games: Block, Draw, All Fives).
+"""The expert's per-deal evaluation on the fast engine (line games: Block, Draw, All Fives, Bergen, F&S).
 
 When :func:`boneyard.fast.unsupported` accepts the variant and its options, :class:`FastRoot`
 rebuilds the current position once per decision on a :class:`~boneyard.fast.FastGame` (the
@@ -67,7 +67,7 @@ class FastRoot:
         rules = game.rules
         self._no_draw = rules.draw_mode == "none"
         self._reserve = rules.reserve
-        scoring = rules.name == "all-fives"  # points during the hand
+        scoring = game.scores_during_hand
         self._scoring = scoring
         self._hand_win = not scoring
         self._plain = not scoring and game.spinner_mode == 0  # no in-hand points, two line ends: a table
@@ -291,7 +291,9 @@ def _replay(view: SeatView) -> FastGame | None:
     first = history[0].seat if history else view.turn
     game = FastGame(rules, deal=False)
     game.hand_number = max(1, view.hand_number) - 1
-    game.start_hand([[] for _ in range(view.players)], [_PHANTOM] * (view.stock_count + draws), first)
+    dice = view.dice
+    game.start_hand([[] for _ in range(view.players)], [_PHANTOM] * (view.stock_count + draws), first,
+                    (dice.flower, dice.scorpion) if dice is not None else None)
     game.leader = game.turn = first
     game.lead_tile = -1
     phantom = 1 << _PHANTOM
@@ -302,7 +304,6 @@ def _replay(view: SeatView) -> FastGame | None:
         game.apply(game.from_move(event.move))
     if not game.in_hand or game.turn != view.turn:
         return None  # pragma: no cover
-    game._undo.clear()
-    game._end_saved = None
+    game.drop_history()
     game.scores = list(view.scores)
     return game

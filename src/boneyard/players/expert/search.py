@@ -20,10 +20,11 @@ first choice only when the deals show, beyond their noise, that another move doe
 move is compared with that choice deal by deal (same deal, same playout seed) and the move with
 the highest lower confidence bound on that paired gain is played (see :meth:`Search.best`).
 
-For the line games the fast engine supports (Block, Draw, All Fives, partnership Block) each deal
+For the line games the fast engine supports (Block, Draw, All Fives, partnership Block, Bergen,
+Flower & Scorpion) each deal
 is valued on a :class:`~boneyard.fast.FastGame` instead (:mod:`.fastsearch`): exact alpha-beta
 as soon as nothing can be drawn and few enough tiles remain (in two-player Block the whole hand),
-fast greedy playouts before.  The other variants use the reference game as described above.
+fast greedy playouts before.  Double Bergen and PIP use the reference game as described above.
 
 The search is anytime: determinizations are added until ``time`` seconds have passed.  With
 ``samples=N`` it searches exactly N determinizations and ignores the clock, so a seed
