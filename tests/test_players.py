@@ -241,6 +241,7 @@ def test_the_search_overrules_the_heuristic_only_beyond_the_noise() -> None:
         game.apply(rng.choice(game.legal_moves()))
     found = search.Search(SeatView(game, game.turn), random.Random(0))
     heuristic_choice, other = found.moves[0], found.moves[1]
+    found.noisy = True  # the values came from playouts
     assert found.best() == heuristic_choice  # no deal searched: nothing is known
 
     def observe(gains: list[float]) -> None:  # paired gains of the second move over the first, deal by deal
@@ -254,6 +255,11 @@ def test_the_search_overrules_the_heuristic_only_beyond_the_noise() -> None:
     assert found.lower_bounds()[1] < 0 and found.best() == heuristic_choice
     observe([3.0])  # one deal shows no spread: not enough to overrule
     assert found.best() == heuristic_choice
+    # exact values (alpha-beta to the end of every deal) carry no playout noise: the best mean wins
+    found.noisy = False
+    found.totals = [0.0, 3.0] + [-1e9] * (len(found.moves) - 2)
+    found.counts = [1] * len(found.moves)
+    assert found.best() == other
 
 
 # ---------------------------------------------------------------- hints

@@ -63,6 +63,7 @@ class FastRoot:
         self.root_pos = game.stock_pos
         self.exact_ok = True  #: cleared when an exact search runs past its node limit
         self.nodes = 0  #: nodes of the exact searches so far (for measurements)
+        self.noisy = False  #: set once a root move was valued by playouts rather than exactly
         self._tt: dict[tuple[int, ...], tuple[float, float]] = {}
         rules = game.rules
         self._no_draw = rules.draw_mode == "none"
@@ -227,6 +228,7 @@ class FastRoot:
         game = self.game
         if not game.in_hand:
             return self.value()
+        self.noisy = True
         total = 0.0
         hidden = game.stock[game.stock_pos:]
         for number in range(PLAYOUTS):

@@ -15,10 +15,11 @@ Near the end of a hand with nothing left to draw (an empty stock, or one down to
 when few tiles remain, the playout is replaced by an exact alpha-beta search of the determinized
 hand (paranoid: the others minimise).
 
-The root moves are the heuristic's best ones, in its order.  The search overrules the heuristic's
-first choice only when the deals show, beyond their noise, that another move does better: every
-move is compared with that choice deal by deal (same deal, same playout seed) and the move with
-the highest lower confidence bound on that paired gain is played (see :meth:`Search.best`).
+The root moves are the heuristic's best ones, in its order.  Where playouts value them, the search
+overrules the heuristic's first choice only when the deals show, beyond the playouts' noise, that
+another move does better: every move is compared with that choice deal by deal (same deal, same
+playout seed) and the move with the highest lower confidence bound on that paired gain is played.
+Where every value is exact, the best mean wins (see :meth:`Search.best`).
 
 For the line games the fast engine supports (Block, Draw, All Fives, partnership Block, Bergen,
 Flower & Scorpion) each deal
@@ -161,6 +162,7 @@ class Search:
         #: paired differences against the first move over complete deals: sums and sums of squares
         self.diff_sums = [0.0] * len(self.moves)
         self.diff_squares = [0.0] * len(self.moves)
+        self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
         #: the line games' fast path (``None``: the reference game is searched)
         self.fast = FastRoot.build(view, self.moves, sorted(self.objective.side)) if len(self.moves) > 1 else None
@@ -211,6 +213,8 @@ class Search:
             exact = Endgame(self.objective).search(game, -float("inf"), float("inf"))
             if exact is not None:
                 return exact
+        if game.in_hand and not game.finished:
+            self.noisy = True
         playout(game, rng)
         return self.objective.value(game)
 
@@ -235,13 +239,16 @@ class Search:
         return bounds
 
     def best(self) -> Move:
-        """The move most surely better than the heuristic's choice (the first move), or that choice.
+        """The move to play.
 
-        Moves are compared by :meth:`lower_bounds`, so the search overrules the heuristic only
-        where the sampled deals show, beyond their noise, that another move does better; among
-        such moves the bound (then the heuristic's order) decides."""
-        bounds = self.lower_bounds()
-        index = max(range(len(self.moves)), key=lambda i: (round(bounds[i], 9), -i))
+        Where playouts valued the moves, their noise is guarded against: moves are compared by
+        :meth:`lower_bounds`, so the search overrules the heuristic's choice (the first move) only
+        where the sampled deals show, beyond that noise, that another move does better.  Where every
+        value was exact (alpha-beta to the end of the hand), the best mean wins.  Ties go to the
+        heuristic's order."""
+        noisy = self.noisy or (self.fast is not None and self.fast.noisy)
+        scores = self.lower_bounds() if noisy else self.means()
+        index = max(range(len(self.moves)), key=lambda i: (round(scores[i], 9), -i))
         return self.moves[index]
 
 
