@@ -92,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--timing-hands", type=int, default=2, help="hands per variant for the timing table")
+    parser.add_argument("--timing-hands", type=int, default=2,
+                        help="hands per variant for the timing table (0: no timing table)")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -100,9 +101,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"Win rate of the first level, {args.players} players, {args.deals} duplicate deals "
           f"(each played from every seat), seed {args.seed}")
     rows = strength(variants, pairs, args.deals, args.expert, args.players, args.seed, args.workers)
-    print("\nDecision time per move (seat 0 against greedy)")
-    levels = ["random", "greedy", "heuristic", args.expert]
-    timing = decision_times(variants, levels, args.timing_hands, args.players, args.seed)
+    timing: list[dict[str, object]] = []
+    if args.timing_hands > 0:
+        print("\nDecision time per move (seat 0 against greedy)")
+        levels = ["random", "greedy", "heuristic", args.expert]
+        timing = decision_times(variants, levels, args.timing_hands, args.players, args.seed)
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
             json.dump({"strength": rows, "timing": timing, "args": vars(args)}, handle, indent=2)
