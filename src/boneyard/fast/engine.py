@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.moves import Kind, Move
-from boneyard.rules.base import Rules, make_rules
+from boneyard.rules.base import Rules, highest_over, make_rules, round5
 from boneyard.tiles import Tile, double_set
 
 if TYPE_CHECKING:
@@ -282,9 +282,7 @@ class FastGame:
         number = self.hand_number
         lead_tile = -1
         if (number > 1 and rule == "random") or (number == 1 and first == "random_player_any_tile"):
-            if leader is None:
-                raise IllegalMoveError("the rules leave this lead to chance: the hand needs a leader")
-            seat = leader
+            seat = self._given(leader)
         elif number > 1 and rule == "rotate":
             seat = (self.last_leader + 1) % self.players
         elif number > 1 and self.last_winner is not None:
@@ -769,10 +767,6 @@ class FastGame:
         unit = self._unit
         pips = [self.pips(s) for s in range(n)]
         points = [0] * n
-
-        def round5(x: int) -> int:
-            return 5 * ((x + 2) // 5)
-
         if seat is None:
             lowest = self._lowest(range(n))
             if len(lowest) == 1:
@@ -805,14 +799,12 @@ class FastGame:
         return seat, points
 
     def _game_over(self) -> tuple[bool, int | None]:
-        scores = self.scores
-        best = max(scores)
-        if best < self._target:
-            return False, None
-        leaders = [s for s, score in enumerate(scores) if score == best]
-        if len(leaders) == 1:
-            return True, leaders[0]
-        if self._partners and len(leaders) == 2 and leaders[1] - leaders[0] == 2:
+        over, winner = highest_over(self.scores, self._target)
+        if over or not self._partners:
+            return over, winner
+        best = max(self.scores)  # partners share one score: their tie is one side ahead
+        leaders = [s for s, score in enumerate(self.scores) if score == best]
+        if best >= self._target and len(leaders) == 2 and leaders[1] - leaders[0] == 2:
             return True, leaders[0]
         return False, None
 

@@ -16,6 +16,7 @@ from boneyard.layout import Placed, Role
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
+    highest_over,
     line_lead,
     line_random_leader,
     lowest_holders,
@@ -154,11 +155,4 @@ class AllFives(Rules):
         })
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
-        scores = game.scores
-        best = max(scores)
-        if best < self.target:
-            return False, None
-        leaders = [s for s, score in enumerate(scores) if score == best]
-        if len(leaders) == 1:
-            return True, leaders[0]
-        return False, None
+        return highest_over(game.scores, self.target)
