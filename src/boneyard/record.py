@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from boneyard import jsontext
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Move
 from boneyard.options import non_defaults
@@ -88,7 +89,9 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 def loads(text: str, where: str = "record") -> dict[str, Any]:
     try:
-        record = json.loads(text)
+        record = jsontext.loads(text)
+    except jsontext.JSONDepthError as error:
+        raise RecordError(f"{where}: {error}") from None
     except json.JSONDecodeError as error:
         raise RecordError(f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
     if not isinstance(record, dict):
