@@ -47,6 +47,7 @@ from boneyard.render.geometry import hotspots, layout_geometry, table_size
 from boneyard.rules.base import make_rules
 from boneyard.state import Event, Game
 from boneyard.view import SeatView
+from boneyard.web.narrate import table_fields
 from boneyard.web.store import Store, StoredGame
 
 MAX_MESSAGE: Final = 4096  #: bytes; longer messages are refused unread
@@ -239,7 +240,7 @@ class Room:
             "target": view.target,
             "dice": None if dice is None or (not in_hand and not game.log) else
             {"flower": list(dice.flower), "scorpion": list(dice.scorpion)},
-            "pending": [list(pair) for pair in view.pending],
+            "pending": [list(pair) for pair in view.pending] if in_hand else [],
             "in_hand": in_hand,
             "finished": game.finished,
             "winner": game.winner,
@@ -249,6 +250,7 @@ class Room:
             "last": self.last,
             "can_undo": self.can_undo(seat),
             "summary": None if in_hand else self.summary(),
+            **table_fields(game, seat),  # count, last_tile, log, owed
         }
         return state
 
