@@ -6,10 +6,14 @@ order is hidden, so any order is as likely as another).  A fill that runs dry is
 few times; if the constraints still cannot be met (they are sound, so this means a rare
 over-tight combination), the exclusions of the tightest group are dropped one at a time so a
 deal is always returned.
+
+:func:`all_deals` lists every consistent deal instead, where there are few enough to search them all.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 
 from boneyard.players.expert.inference import Group, Inference
@@ -54,3 +58,37 @@ def _try(info: Inference, slots: list[tuple[int, Group]], relaxed: set[int],
     if len(pool) != info.stock_count:
         raise AssertionError(f"{len(pool)} tiles left for a stock of {info.stock_count}")
     return hands, pool
+
+
+def all_deals(info: Inference, limit: int) -> list[tuple[list[list[Tile]], list[Tile]]] | None:
+    """Every deal consistent with ``info`` (the stock in one order), or ``None`` if there are more than ``limit``.
+
+    Meant for positions where the stock's order cannot matter (nothing can be drawn): each deal of the
+    hidden hands is then equally likely, and searching them all replaces sampling by the exact expectation."""
+    slots = [(seat, group) for seat, groups in enumerate(info.groups) for group in groups]
+    bound = 1
+    for _, group in slots:
+        bound *= math.comb(sum(1 for tile in info.unseen if tile not in group.excluded), group.count)
+        if bound > limit * 8:  # the exclusions may cut it down, but not by enough to be worth trying
+            return None
+    deals: list[tuple[list[list[Tile]], list[Tile]]] = []
+
+    def fill(index: int, pool: list[Tile], hands: list[list[Tile]]) -> bool:
+        if index == len(slots):
+            if len(deals) >= limit:
+                return False
+            deals.append(([list(hand) for hand in hands], list(pool)))
+            return True
+        seat, group = slots[index]
+        allowed = [tile for tile in pool if tile not in group.excluded]
+        for chosen in itertools.combinations(allowed, group.count):
+            taken = set(chosen)
+            hands[seat].extend(chosen)
+            more = fill(index + 1, [tile for tile in pool if tile not in taken], hands)
+            del hands[seat][len(hands[seat]) - group.count:]
+            if not more:
+                return False
+        return True
+
+    complete = fill(0, list(info.unseen), [list(known) for known in info.known])
+    return deals if complete and deals else None

@@ -37,14 +37,16 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 
 from boneyard.moves import Move
 from boneyard.players import heuristic
-from boneyard.players.expert.determinize import determinize
+from boneyard.players.expert.determinize import determinize, rules_of
 from boneyard.players.expert.fastsearch import FastRoot
 from boneyard.players.expert.inference import Inference, infer
-from boneyard.players.expert.sampling import sample_deal
-from boneyard.state import Game
+from boneyard.players.expert.sampling import all_deals, sample_deal
+from boneyard.state import NONE, Game
+from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
 WIN_VALUE = 1000.0
@@ -54,6 +56,12 @@ ENDGAME_NODES = 1500  #: node limit of one exact search (beyond it the playout d
 CANDIDATES = 10  #: root moves searched at most: the heuristic's best ones
 #: standard errors a move's paired gain over the heuristic's choice must clear to overrule it
 CONFIDENCE = 1.0
+#: racing: complete deals before a root move may be dropped, and the standard errors by which its paired
+#: value must trail the leader's (dropped moves are searched no more: the budget goes to the close ones)
+RACE_START = 6
+RACE_MARGIN = 2.5
+#: consistent deals at most for searching every one of them instead of sampling (nothing can be drawn)
+ENUMERATE = 48
 
 
 class Objective:
@@ -162,6 +170,11 @@ class Search:
         #: paired differences against the first move over complete deals: sums and sums of squares
         self.diff_sums = [0.0] * len(self.moves)
         self.diff_squares = [0.0] * len(self.moves)
+        #: per root move, its value on every complete deal since it was last searched (aligned for active moves)
+        self.deal_values: list[list[float]] = [[] for _ in self.moves]
+        self.active = list(range(len(self.moves)))  #: root moves still searched (racing drops the rest)
+        #: every consistent deal, where few enough exist and the stock's order cannot matter (else ``None``)
+        self.deals = self._enumerable()
         self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
         #: the line games' fast path (``None``: the reference game is searched)
@@ -172,23 +185,39 @@ class Search:
         if len(self.moves) == 1:
             return self.moves[0]
         deadline = None if samples is not None else time.perf_counter() + seconds
-        while samples is None or self.samples < samples:
+        while (samples is None or self.samples < samples) and len(self.active) > 1:
+            if self.deals is not None and self.samples >= len(self.deals):
+                break  # every deal searched: the values are the expectation itself
             if not self.add_sample(deadline):
                 break
         return self.best()
+
+    def _enumerable(self) -> list[tuple[list[list[Tile]], list[Tile]]] | None:
+        """Every consistent deal, shuffled, where nothing can be drawn and there are at most :data:`ENUMERATE`."""
+        rules = rules_of(self.view)
+        if len(self.moves) < 2 or (rules.draw_mode != NONE and self.view.stock_count > rules.reserve):
+            return None
+        deals = all_deals(self.info, ENUMERATE)
+        if deals is not None:
+            self.rng.shuffle(deals)
+        return deals
 
     def add_sample(self, deadline: float | None = None) -> bool:
         """Try every root move on one more sampled deal; ``False`` once the deadline has passed.
 
         A deal cut short by the deadline still counts towards the means (every move is tried at least
         once), but only complete deals enter the paired comparison of :meth:`best`."""
-        hands, stock = sample_deal(self.info, self.rng)
+        if self.deals is not None:
+            hands, stock = self.deals[self.samples]
+        else:
+            hands, stock = sample_deal(self.info, self.rng)
         seed = self.rng.getrandbits(32)
         fast = self.fast
         if fast is not None:
             fast.load(hands, stock)
         values: list[float] = []
-        for index, move in enumerate(self.moves):
+        for index in self.active:
+            move = self.moves[index]
             if deadline is not None and self.samples and time.perf_counter() >= deadline:
                 return False
             if fast is not None:
@@ -200,13 +229,38 @@ class Search:
             self.totals[index] += value
             self.counts[index] += 1
             values.append(value)
-        base = values[0]
-        for index, value in enumerate(values):
-            diff = value - base
-            self.diff_sums[index] += diff
-            self.diff_squares[index] += diff * diff
+        for index, value in zip(self.active, values, strict=True):
+            self.deal_values[index].append(value)
+        if self.active[0] == 0:  # the heuristic's choice is still searched: the guard's paired gains
+            base = values[0]
+            for index, value in zip(self.active, values, strict=True):
+                diff = value - base
+                self.diff_sums[index] += diff
+                self.diff_squares[index] += diff * diff
         self.samples += 1
+        if self.samples >= RACE_START:
+            self.race()
         return deadline is None or time.perf_counter() < deadline
+
+    def race(self) -> None:
+        """Drop the root moves whose paired value trails the leader's by more than :data:`RACE_MARGIN` standard errors.
+
+        The leader is the active move with the best mean over the deals every active move was searched
+        on; a move is compared with it deal by deal (the same deal and playout seed), so the luck of
+        the deal cancels and a clearly worse move is dropped after a few deals."""
+        count = min(len(self.deal_values[i]) for i in self.active)
+        if count < RACE_START:
+            return
+        rows = {i: self.deal_values[i][-count:] for i in self.active}
+        leader = max(self.active, key=lambda i: (round(sum(rows[i]), 9), -i))
+        keep = []
+        for index in self.active:
+            if index != leader:
+                mean, error = paired(rows[index], rows[leader])
+                if mean + RACE_MARGIN * error < 0:
+                    continue
+            keep.append(index)
+        self.active = keep
 
     def evaluate(self, game: Game, rng: random.Random) -> float:
         if game.in_hand and not game.finished and small_endgame(game):
@@ -232,7 +286,7 @@ class Search:
         bounds = [0.0] + [-math.inf] * (len(self.moves) - 1)
         if n < 2:
             return bounds
-        for index in range(1, len(self.moves)):
+        for index in self.active[1:] if self.active[0] == 0 else ():
             mean = self.diff_sums[index] / n
             variance = max(0.0, (self.diff_squares[index] - n * mean * mean) / (n - 1))
             bounds[index] = mean - CONFIDENCE * math.sqrt(variance / n)
@@ -247,9 +301,19 @@ class Search:
         value was exact (alpha-beta to the end of the hand), the best mean wins.  Ties go to the
         heuristic's order."""
         noisy = self.noisy or (self.fast is not None and self.fast.noisy)
-        scores = self.lower_bounds() if noisy else self.means()
-        index = max(range(len(self.moves)), key=lambda i: (round(scores[i], 9), -i))
+        guard = noisy and self.active[0] == 0  # a dropped heuristic choice was shown worse: no guard for it
+        scores = self.lower_bounds() if guard else self.means()
+        index = max(self.active, key=lambda i: (round(scores[i], 9), -i))
         return self.moves[index]
+
+
+def paired(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values - base`` deal by deal and its standard error."""
+    n = len(values)
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(variance / n)
 
 
 class ExpertPlayer:
