@@ -1,5 +1,9 @@
 """Moves and their notation (RECORD.md): ``6-4``, ``4-2@1``, ``draw``, ``pass``, ``give 5-2``.
 
+A ``draw`` or a ``give`` without its tile is the move as a seat that may not see the tile saw it
+(:class:`~boneyard.view.SeatView`); its text is plain ``draw`` or ``give``.  ``draw`` is also a move
+a player makes, but a player always names the tile it gives, so ``give`` alone is not input.
+
 >>> Move.parse("4-2@1")
 Move.parse('4-2@1')
 >>> str(Move.parse("draw"))
@@ -49,7 +53,8 @@ class Move(NamedTuple):
         return cls(Kind.PASS)
 
     @classmethod
-    def give(cls, tile: Tile) -> Move:
+    def give(cls, tile: Tile | None = None) -> Move:
+        """A give of ``tile``; without one, a give whose tile this seat did not see."""
         return cls(Kind.GIVE, tile)
 
     @property
@@ -90,12 +95,14 @@ class Move(NamedTuple):
             return "draw" if self.tile is None else f"draw {self.tile}"
         if self.kind == Kind.PASS:
             return "pass"
-        assert self.tile is not None
         if self.kind == Kind.GIVE:
-            return f"give {self.tile}"
+            return "give" if self.tile is None else f"give {self.tile}"
+        assert self.tile is not None
         other = half_text(self.tile.other_half(self.half))
         text = f"{half_text(self.half)}-{other}"
         return text if self.kind == Kind.LEAD else f"{text}@{self.target}"
 
     def __repr__(self) -> str:
+        if self.kind == Kind.GIVE and self.tile is None:
+            return "Move.give()"
         return f"Move.parse({str(self)!r})"

@@ -3,6 +3,9 @@
 A :class:`SeatView` exposes the seat's own hand and the public state (layout, scores, stock
 size, hand sizes, dice, the public history) and nothing else: no other hand, no stock order.
 Players get a view, never the game, so hidden information cannot leak by accident.
+
+A :class:`TableView` is what a spectator sees: the public state alone, no hand, no legal moves,
+and every PIP ``give`` without its tile (only the giver and the receiver see that tile).
 """
 
 from __future__ import annotations
@@ -29,14 +32,13 @@ class PublicEvent:
     scoring: tuple[ScoreItem, ...]
 
 
-class SeatView:
-    """The game as seen from ``seat``."""
+class TableView:
+    """The game as a spectator sees it: the public state, nobody's hand."""
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ("_game",)
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Game) -> None:
         self._game = game
-        self.seat = seat
 
     @property
     def variant(self) -> str:
@@ -53,10 +55,6 @@ class SeatView:
     @property
     def names(self) -> list[str]:
         return list(self._game.names)
-
-    @property
-    def hand(self) -> tuple[Tile, ...]:
-        return tuple(self._game.hands[self.seat])
 
     @property
     def layout(self) -> Layout:
@@ -101,20 +99,19 @@ class SeatView:
         return value if isinstance(value, int) else None
 
     def history(self) -> list[PublicEvent]:
-        """The current hand's moves as this seat saw them."""
+        """The current hand's moves as this view saw them."""
         game = self._game
         events = []
         for event in game.hand.events:
             move = event.move
-            if move.kind == Kind.GIVE and self.seat not in (event.seat, (event.seat + game.direction) % game.players):
-                move = Move(Kind.GIVE)
+            if move.kind == Kind.GIVE and not self.sees_give(event.seat, (event.seat + game.direction) % game.players):
+                move = Move.give()
             events.append(PublicEvent(event.seat, move, event.points, event.scoring))
         return events
 
-    def legal_moves(self) -> list[Move]:
-        """The seat's legal moves (empty when it is not this seat's turn)."""
-        game = self._game
-        return game.legal_moves() if game.turn == self.seat and game.in_hand else []
+    def sees_give(self, giver: int, receiver: int) -> bool:
+        """Whether the tile handed from ``giver`` to ``receiver`` is shown: to a spectator, never."""
+        return False
 
     def tile_value(self, tile: Tile) -> int:
         """What ``tile`` counts when left in a hand, under this variant."""
@@ -123,3 +120,26 @@ class SeatView:
     def play_points(self, move: Move) -> tuple[tuple[ScoreItem, ...], int]:
         """What a placement would score now (computed from the public layout only)."""
         return self._game.play_points(move)
+
+
+class SeatView(TableView):
+    """The game as seen from ``seat``: the public state and that seat's own hand and moves."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, game: Game, seat: int) -> None:
+        super().__init__(game)
+        self.seat = seat
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        return tuple(self._game.hands[self.seat])
+
+    def sees_give(self, giver: int, receiver: int) -> bool:
+        """A give's tile is shown to the two seats it passes between."""
+        return self.seat in (giver, receiver)
+
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal moves (empty when it is not this seat's turn)."""
+        game = self._game
+        return game.legal_moves() if game.turn == self.seat and game.in_hand else []

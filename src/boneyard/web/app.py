@@ -1,6 +1,9 @@
 """The web table's FastAPI application: the lobby's REST API, the game WebSocket, the page.
 
-``create_app(db_url)`` builds an app around one :class:`~boneyard.web.store.Store`.
+``create_app(db_url, limits=Limits())`` builds an app around one :class:`~boneyard.web.store.Store`;
+every request passes :class:`~boneyard.web.guard.Guard` (Host/Origin allow-list, body caps) and
+every JSON text is read with :func:`boneyard.jsontext.loads` (nesting limit), so bad input is a
+clear 400 (not JSON, not the expected shape), 413 (too large) or 422 (a value out of range).
 
 REST (JSON):
 
@@ -8,7 +11,8 @@ REST (JSON):
 - ``GET /api/variants``: the ``boneyard variants --json`` data (options with their defaults);
 - ``GET /api/games[?status=running|finished]``: the games, newest first;
 - ``POST /api/games``: a new game ``{variant, seats: [{name, kind: human|computer, level}],
-  options, seed}`` (or ``players`` instead of ``seats``: seat 0 human, the rest computers);
+  options, seed, hot_seat}`` (or ``players`` instead of ``seats``: seat 0 human, the rest
+  computers; ``hot_seat``: one connection may play every human seat);
 - ``GET /api/games/{id}``: a game's public summary;
 - ``GET /api/games/{id}/record``: download the record (finished games; a running game only
   for the token of its one human seat, since a record holds every hidden tile);
@@ -17,36 +21,40 @@ REST (JSON):
 - ``POST /api/records``: load a record ``{record, seats?}`` as a new room (continues if unfinished);
 - ``POST /api/replay``: the replay steps of a record given in the body.
 
-WebSocket ``/ws/{id}``: the room protocol of :mod:`boneyard.web.rooms`.
+WebSocket ``/ws/{id}``: the room protocol of :mod:`boneyard.web.rooms`, with the connection
+limits of :class:`~boneyard.web.limits.Limits` (``too_many_connections``, ``rate_limited``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any, Final
 
-from fastapi import Body, FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketState
 
-from boneyard import record
+from boneyard import jsontext, record
 from boneyard.errors import BoneyardError
 from boneyard.options import specs
 from boneyard.players.base import LEVELS, _load_levels, make_player
 from boneyard.render.geometry import PIP_POSITIONS, PIP_RADIUS, layout_geometry
 from boneyard.render.svg import table_svg
 from boneyard.rules.base import VARIANTS, find_variant
+from boneyard.web.guard import Guard
+from boneyard.web.limits import Admission, Limits, TokenBucket
 from boneyard.web.replayer import replay_steps
-from boneyard.web.rooms import MAX_MESSAGE, Connection, ProtocolError, Rooms, Seat, _hash
+from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room, Rooms, Seat, _hash
 from boneyard.web.store import Store
 
 STATIC = Path(__file__).parent / "static"
-MAX_RECORD = 2_000_000  #: bytes of a record sent to the server
-MAX_NAME = 30
+MAX_SEED: Final = 2**63 - 1  #: the largest seed a game is stored with (a signed 64-bit column)
+TRY_AGAIN_LATER: Final = 1013  #: WebSocket close code for a connection over the limits
+NO_GAME: Final = 4404
 
 
 def variant_rows() -> list[dict[str, Any]]:
@@ -68,7 +76,46 @@ def _bad(message: str, status: int = 400) -> HTTPException:
     return HTTPException(status_code=status, detail=message)
 
 
-def _seats(body: dict[str, Any]) -> list[Seat]:
+async def json_object(request: Request, limits: Limits) -> dict[str, Any]:
+    """The request's body as a JSON object, read with the nesting limit; anything else is a 400."""
+    raw = await request.body()
+    try:
+        data = jsontext.loads(raw, limits.max_depth)
+    except ValueError as error:  # not UTF-8, not JSON, or nested too deep
+        raise _bad(f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise _bad("the body must be a JSON object")
+    return data
+
+
+def checked_seed(value: Any, where: str) -> int | None:
+    """``value`` as a seed (None if absent); refused with 422 unless a whole number 0 … 2^63 - 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise _bad(f"{where} must be a whole number from 0 to 2^63 - 1, not {str(value)[:40]}", 422)
+    return value
+
+
+def checked_name(name: str, limit: int, where: str) -> str:
+    """``name`` with its white space collapsed; refused with 422 if longer than ``limit`` characters."""
+    cleaned = " ".join(name.split())
+    if len(cleaned) > limit:
+        raise _bad(f"{where}: a name is at most {limit} characters (this one has {len(cleaned)})", 422)
+    return cleaned
+
+
+def record_names(data: dict[str, Any], limit: int) -> None:
+    """Refuse a record whose player names are not strings of at most ``limit`` characters."""
+    players = data.get("players")
+    if isinstance(players, list):
+        for index, name in enumerate(players):
+            if not isinstance(name, str):
+                raise _bad(f"the record's player {index + 1}: a name must be a string", 422)
+            checked_name(name, limit, f"the record's player {index + 1}")
+
+
+def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
     given = body.get("seats")
     if given is None:
         players = body.get("players", 2)
@@ -96,20 +143,23 @@ def _seats(body: dict[str, Any]) -> list[Seat]:
         name = item.get("name")
         if name is not None and not isinstance(name, str):
             raise _bad(f"seat {index}: name must be a string")
-        name = " ".join((name or "").split())[:MAX_NAME]
+        name = checked_name(name or "", max_name, f"seat {index}")
         if not name:
             name = f"Player {index + 1}" if kind == "human" else f"Computer {index} ({level})"
         seats.append(Seat(name, kind, level))
     return seats
 
 
-def create_app(db_url: str | None = None, *, ai_delay: float = 0.6) -> FastAPI:
+def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limits | None = None) -> FastAPI:
     """The web table, storing games at ``db_url`` (default: a SQLite file in the user data dir).
-    ``ai_delay`` is the pause before each computer move, in seconds, so people can follow."""
+    ``ai_delay`` is the pause before each computer move, in seconds, so people can follow;
+    ``limits`` are the sizes, rates and allowed origins (:class:`~boneyard.web.limits.Limits`)."""
     from boneyard.web.store import default_url
 
+    limits = limits or Limits()
     store = Store(db_url or default_url())
     rooms = Rooms(store, ai_delay)
+    admission = Admission(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -121,8 +171,10 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6) -> FastAPI:
         store.dispose()
 
     app = FastAPI(title="Boneyard web table", lifespan=lifespan)
+    app.add_middleware(Guard, limits=limits)
     app.state.store = store
     app.state.rooms = rooms
+    app.state.limits = limits
 
     def room_or_404(game_id: str) -> Any:
         room = rooms.get(game_id)
@@ -147,7 +199,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6) -> FastAPI:
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"pips": {str(n): [list(p) for p in spots] for n, spots in PIP_POSITIONS.items()},
-                "pip_radius": PIP_RADIUS, "levels": levels(), "max_message": MAX_MESSAGE}
+                "pip_radius": PIP_RADIUS, "levels": levels(), "max_message": limits.max_message}
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
@@ -168,20 +220,22 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6) -> FastAPI:
         return listed
 
     @app.post("/api/games", status_code=201)
-    async def new_game(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
+    async def new_game(request: Request) -> dict[str, Any]:
+        body = await json_object(request, limits)
         variant = body.get("variant")
         if not isinstance(variant, str):
             raise _bad("'variant' must be a variant name (see /api/variants)")
         cls = find_variant(variant)
-        seats = _seats(body)
+        seats = _seats(body, limits.max_name)
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise _bad("'options' must be an object of KEY: VALUE")
         options = {key: value for key, value in options.items() if value is not None and value != ""}
-        seed = body.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise _bad("'seed' must be a whole number")
-        room = rooms.create(cls.name, seats, options, seed)
+        seed = checked_seed(body.get("seed"), "'seed'")
+        hot_seat = body.get("hot_seat", False)
+        if not isinstance(hot_seat, bool):
+            raise _bad("'hot_seat' must be true or false")
+        room = rooms.create(cls.name, seats, options, seed, hot_seat=hot_seat)
         return room.public()
 
     @app.get("/api/games/{game_id}")
@@ -215,18 +269,24 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6) -> FastAPI:
         geometry = layout_geometry(room.game.layout, width=room.table[0], height=room.table[1])
         return Response(table_svg(geometry, title=room.game.rules.title), media_type="image/svg+xml")
 
-    @app.post("/api/records", status_code=201)
-    async def load_record(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-        data = body.get("record")
+    def record_in(body: dict[str, Any], default: Any) -> dict[str, Any]:
+        """The record a body carries (an object or its JSON text), its names checked."""
+        data = body.get("record", default)
         if isinstance(data, str):
-            if len(data) > MAX_RECORD:
-                raise _bad("the record is too large")
             data = record.loads(data)
         if not isinstance(data, dict):
             raise _bad("'record' must be a boneyard/1 record (an object or its JSON text)")
+        record_names(data, limits.max_name)
+        return data
+
+    @app.post("/api/records", status_code=201)
+    async def load_record(request: Request) -> dict[str, Any]:
+        body = await json_object(request, limits)
+        data = record_in(body, None)
+        checked_seed(data.get("seed"), "the record's seed")
         players = data.get("players")
         if "seats" in body:
-            seats = _seats(body)
+            seats = _seats(body, limits.max_name)
         else:
             count = len(players) if isinstance(players, list) else 0
             seats = [Seat(str(name), "human" if index == 0 else "computer") for index, name in
@@ -235,48 +295,79 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6) -> FastAPI:
         return room.public()
 
     @app.post("/api/replay")
-    async def replay_any(body: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
-        data = body.get("record", body)
-        if isinstance(data, str):
-            data = record.loads(data)
-        if not isinstance(data, dict):
-            raise _bad("expected a boneyard/1 record")
-        return replay_steps(data)
+    async def replay_any(request: Request) -> dict[str, Any]:
+        body = await json_object(request, limits)
+        return replay_steps(record_in(body, body))
 
     # ---------------------------------------------------------------- the table
     @app.websocket("/ws/{game_id}")
     async def table_socket(websocket: WebSocket, game_id: str) -> None:
+        client = websocket.client.host if websocket.client is not None else "unknown"
+        refusal = admission.admit(client)
         await websocket.accept()
-        room = rooms.get(game_id)
-        if room is None:
-            await websocket.send_json({"type": "error", "code": "no_game", "message": f"no game {game_id!r}"})
-            await websocket.close(code=4404)
+        if refusal is not None:
+            await websocket.send_json({"type": "error", "code": "too_many_connections", "message": refusal})
+            await websocket.close(code=TRY_AGAIN_LATER, reason=refusal)
             return
-        connection = Connection(websocket.send_json)
+        try:
+            room = rooms.get(game_id)
+            if room is None:
+                await websocket.send_json({"type": "error", "code": "no_game", "message": f"no game {game_id!r}"})
+                await websocket.close(code=NO_GAME)
+                return
+            await seat_at_table(websocket, room)
+        finally:
+            admission.release(client)
+
+    async def seat_at_table(websocket: WebSocket, room: Room) -> None:
+        async def send(message: dict[str, Any]) -> None:
+            try:
+                await websocket.send_json(message)
+            except (WebSocketDisconnect, OSError) as error:
+                raise ConnectionClosed from error
+            except RuntimeError as error:  # Starlette's "send after close"; anything else is a bug
+                if WebSocketState.DISCONNECTED in (websocket.client_state, websocket.application_state):
+                    raise ConnectionClosed from error
+                raise
+
+        async def refuse(code: str, message: str, request: Any = None) -> None:
+            await send({"type": "error", "code": code, "message": message, "request": request})
+
+        connection = Connection(send)
+        messages = TokenBucket(limits.messages_per_second, limits.message_burst)
+        hints = TokenBucket(limits.hints_per_second, limits.hint_burst)
         await room.join(connection)
         try:
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     break
-                text = received.get("text")
-                if text is None:
-                    text = (received.get("bytes") or b"").decode("utf-8", "replace")
-                if len(text.encode()) > MAX_MESSAGE:
-                    await websocket.send_json({"type": "error", "code": "oversized",
-                                               "message": f"messages are at most {MAX_MESSAGE} bytes"})
+                if not messages.take():
+                    await refuse("rate_limited", f"too many messages: at most {limits.message_burst} at once and "
+                                                 f"{limits.messages_per_second:g} a second; this one was dropped")
+                    continue
+                data = received.get("text")
+                if data is None:
+                    data = received.get("bytes") or b""
+                size = len(data) if isinstance(data, bytes) else len(data.encode())
+                if size > limits.max_message:
+                    await refuse("oversized", f"messages are at most {limits.max_message} bytes")
                     continue
                 try:
-                    message = json.loads(text)
-                except ValueError:
-                    await websocket.send_json({"type": "error", "code": "malformed", "message": "not JSON"})
+                    message = jsontext.loads(data, limits.max_depth)
+                except ValueError as error:
+                    await refuse("malformed", f"not JSON: {error}")
+                    continue
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind == "hint" and not hints.take():
+                    await refuse("rate_limited", f"too many hints: at most {limits.hint_burst} at once and one "
+                                                 f"every {1 / limits.hints_per_second:g} s", kind)
                     continue
                 try:
                     await room.handle(connection, message)
                 except ProtocolError as error:
-                    await websocket.send_json({"type": "error", "code": error.code, "message": str(error),
-                                               "request": message.get("type") if isinstance(message, dict) else None})
-        except WebSocketDisconnect:
+                    await refuse(error.code, str(error), kind if isinstance(kind, str) else None)
+        except (WebSocketDisconnect, ConnectionClosed):
             pass
         finally:
             await room.leave(connection)

@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from boneyard.errors import BoneyardError
+
 
 def register(app: typer.Typer) -> None:
     """Add ``serve`` to the ``boneyard`` command."""
@@ -20,19 +22,32 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
         db: Annotated[str | None, typer.Option(help="SQLAlchemy URL of the game store "
                                                     "(default: a SQLite file in the user data directory)")] = None,
+        allow_origin: Annotated[list[str] | None, typer.Option(
+            "--allow-origin", metavar="ORIGIN",
+            help="a public origin (https://play.example) or host name (play.example, 192.168.1.5) browsers "
+                 "may reach the table by, besides localhost; repeat for several")] = None,
     ) -> None:
         """Run the web table: play in the browser, alone or with friends."""
         try:
             import uvicorn
 
             from boneyard.web.app import create_app
+            from boneyard.web.limits import LOCAL_HOSTS, Limits, server_config
             from boneyard.web.store import default_url, sqlite_path
         except ImportError as error:
             typer.echo(f"boneyard: the web table needs the web extra (pip install 'boneyard[web]'): {error}",
                        err=True)
             raise typer.Exit(2) from None
+        try:
+            limits = Limits(allow_origins=tuple(allow_origin or ()))
+        except BoneyardError as error:
+            typer.echo(f"boneyard serve: {error}", err=True)
+            raise typer.Exit(2) from None
         url = db or default_url()
         path = sqlite_path(url)
         typer.echo(f"Games are stored in {path}" if path is not None else f"Games are stored at {url}")
         typer.echo(f"Open http://{host}:{port}/ in a browser (Ctrl+C stops the server).")
-        uvicorn.run(create_app(url), host=host, port=port, log_level="warning")
+        if host.strip("[]") not in LOCAL_HOSTS and not limits.origins:
+            typer.echo("Only pages from localhost are served: pass --allow-origin with the name or address "
+                       "others use to reach this machine.")
+        uvicorn.Server(server_config(create_app(url, limits=limits), limits, host=host, port=port)).run()

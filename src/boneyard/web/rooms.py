@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -46,13 +47,18 @@ from boneyard.players.base import Player, make_player
 from boneyard.render.geometry import hotspots, layout_geometry, table_size
 from boneyard.rules.base import make_rules
 from boneyard.state import Event, Game
-from boneyard.view import SeatView
+from boneyard.view import PublicEvent, SeatView, TableView
 from boneyard.web.narrate import table_fields
 from boneyard.web.store import Store, StoredGame
 
 MAX_MESSAGE: Final = 4096  #: bytes; longer messages are refused unread
+log = logging.getLogger(__name__)
 SeatKind = Literal["human", "computer"]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class ConnectionClosed(Exception):
+    """Raised by a connection's ``send`` when its socket is closed: the room forgets the connection."""
 
 
 class ProtocolError(Exception):
@@ -114,19 +120,21 @@ def hint(view: SeatView) -> tuple[Move, str]:
 class Connection:
     """One WebSocket (or test double): how to send to it and which seat it holds."""
 
-    __slots__ = ("seat", "send")
+    __slots__ = ("held", "seat", "send")
 
     def __init__(self, send: Send) -> None:
         self.send = send
         self.seat: int | None = None
+        self.held: set[int] = set()  #: every seat this connection has claimed or resumed
 
 
 class Room:
     """One game and everyone at its table."""
 
     def __init__(self, game_id: str, game: Game, seats: list[Seat], seed: int, store: Store,
-                 ai_delay: float = 0.6) -> None:
+                 ai_delay: float = 0.6, *, hot_seat: bool = False) -> None:
         self.id = game_id
+        self.hot_seat = hot_seat  #: one connection may play several human seats (players share a screen)
         self.game = game
         self.seats = seats
         self.seed = seed
@@ -138,17 +146,17 @@ class Room:
             seat: make_player(info.level, seed=game_seed(seed, 1000 + index))
             for index, (seat, info) in enumerate((s, i) for s, i in enumerate(seats) if i.kind == "computer")
         }
-        self.last: dict[str, Any] | None = None
+        self.last: dict[str, Any] | None = None  #: the last move's hand and end; the move is in each view
         self._task: asyncio.Task[None] | None = None
         self.table = table_size(len(game.rules.tile_set()))
 
     # ------------------------------------------------------------ life cycle
     @classmethod
     def create(cls, game_id: str, variant: str, seats: list[Seat], options: dict[str, Any] | None,
-               seed: int, store: Store, ai_delay: float) -> Room:
+               seed: int, store: Store, ai_delay: float, *, hot_seat: bool = False) -> Room:
         game = Game(make_rules(variant, len(seats), options), [seat.name for seat in seats])
         deal_next(game, seed)
-        room = cls(game_id, game, seats, seed, store, ai_delay)
+        room = cls(game_id, game, seats, seed, store, ai_delay, hot_seat=hot_seat)
         room.persist()
         return room
 
@@ -156,7 +164,9 @@ class Room:
     def restore(cls, stored: StoredGame, store: Store, ai_delay: float) -> Room:
         game = record.replay(stored.record)
         seats = [Seat.from_stored(data) for data in stored.seats]
-        room = cls(stored.id, game, seats, stored.seed, store, ai_delay)
+        meta = stored.record.get("meta")
+        hot_seat = isinstance(meta, dict) and meta.get("hot_seat") is True
+        room = cls(stored.id, game, seats, stored.seed, store, ai_delay, hot_seat=hot_seat)
         room._deal_if_due()
         return room
 
@@ -169,7 +179,8 @@ class Room:
         return "finished" if self.game.finished else "running"
 
     def persist(self) -> None:
-        meta = {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats]}
+        meta = {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
+                "hot_seat": self.hot_seat}
         self.store.save(self.id, variant=self.game.rules.name, status=self.status, seed=self.seed,
                         seats=[seat.as_stored() for seat in self.seats],
                         record=record.to_record(self.game, seed=self.seed, meta=meta), moves=self.moves)
@@ -206,11 +217,12 @@ class Room:
     def state(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` message for one connection (``seat`` None: a spectator)."""
         game = self.game
-        view = SeatView(game, seat if seat is not None else 0)
+        view = TableView(game) if seat is None else SeatView(game, seat)
         names = view.names
         geometry = layout_geometry(view.layout, width=self.table[0], height=self.table[1])
-        own_hand = list(view.hand) if seat is not None else []
-        legal = view.legal_moves() if seat is not None else []
+        own_hand = list(view.hand) if isinstance(view, SeatView) else []
+        legal = view.legal_moves() if isinstance(view, SeatView) else []
+        history = view.history()
         spots = hotspots(view.layout, legal, geometry) if legal else []
         dice = view.dice
         in_hand = game.in_hand
@@ -246,13 +258,19 @@ class Room:
             "winner": game.winner,
             "table": geometry.as_json(spot.ghost for spot in spots),
             "hotspots": [spot.as_json() for spot in spots],
-            "history": [event_json(event, names) for event in view.history()],
-            "last": self.last,
+            "history": [event_json(event, names) for event in history],
+            "last": self.last_move(history, names),
             "can_undo": self.can_undo(seat),
             "summary": None if in_hand else self.summary(),
             **table_fields(game, seat),  # count, last_tile, log, owed
         }
         return state
+
+    def last_move(self, history: list[PublicEvent], names: list[str]) -> dict[str, Any] | None:
+        """The move to show as just made, as the receiving view saw it (a give's tile hidden)."""
+        if self.last is None or not history:
+            return None
+        return {**event_json(history[-1], names), **self.last}
 
     def summary(self) -> dict[str, Any] | None:
         """The end-of-hand summary: every hand shown, how each seat's points were made."""
@@ -288,12 +306,16 @@ class Room:
         await self.broadcast()
 
     async def broadcast(self) -> None:
+        """Send each connection its state.  Only a closed socket is forgotten: any other failure is
+        logged and that connection stays, so a bug costs one message, never a player's seat."""
         for connection in list(self.connections):
             try:
                 await connection.send(self.state(connection.seat))
-            except Exception:  # a closed socket: forget it
+            except ConnectionClosed:
                 if connection in self.connections:
                     self.connections.remove(connection)
+            except Exception:
+                log.exception("room %s: the state for seat %s could not be sent", self.id, connection.seat)
 
     # ------------------------------------------------------------ messages
     async def handle(self, connection: Connection, message: Any) -> None:
@@ -319,10 +341,12 @@ class Room:
             raise ProtocolError("bad_seat", f"seat {seat} is played by the computer")
         if info.token_hash is not None:
             raise ProtocolError("seat_taken", f"seat {seat} ({info.name}) is already taken")
+        self._one_seat(connection, seat)
         token = secrets.token_urlsafe(18)
         info.token_hash = _hash(token)
         self.persist()
         connection.seat = seat
+        connection.held.add(seat)
         await connection.send({"type": "claimed", "seat": seat, "token": token})
         return True
 
@@ -333,10 +357,19 @@ class Room:
         digest = _hash(token)
         for seat, info in enumerate(self.seats):
             if info.token_hash is not None and secrets.compare_digest(info.token_hash, digest):
+                self._one_seat(connection, seat)
                 connection.seat = seat
+                connection.held.add(seat)
                 await connection.send({"type": "claimed", "seat": seat, "token": token})
                 return True
         raise ProtocolError("bad_token", "no seat of this game has that token")
+
+    def _one_seat(self, connection: Connection, seat: int) -> None:
+        """One person, one seat: a connection holds one human seat, unless the room is for hot-seat play."""
+        held = connection.held - {seat}
+        if held and not self.hot_seat:
+            raise ProtocolError("one_seat", f"this connection already plays seat {min(held)}; one seat per "
+                                            "connection (a hot-seat game lets one screen play several)")
 
     async def _leave(self, connection: Connection, message: dict[str, Any]) -> bool:
         connection.seat = None
@@ -368,11 +401,10 @@ class Room:
 
     def _apply(self, seat: int, move: Move) -> None:
         try:
-            event = self.game.apply(move)
+            self.game.apply(move)
         except IllegalMoveError as error:
             raise ProtocolError("illegal", str(error)) from None
-        self.last = {**event_json(event, self.game.names), "hand": len(self.game.log),
-                     "hand_over": not self.game.in_hand}
+        self.last = {"hand": len(self.game.log), "hand_over": not self.game.in_hand}
         self.persist()
 
     async def _hint(self, connection: Connection, message: dict[str, Any]) -> bool:
@@ -480,11 +512,11 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
 
     def create(self, variant: str, seats: list[Seat], options: dict[str, Any] | None = None,
-               seed: int | None = None) -> Room:
+               seed: int | None = None, *, hot_seat: bool = False) -> Room:
         game_id = secrets.token_hex(6)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        room = Room.create(game_id, variant, seats, options, seed, self.store, self.ai_delay)
+        room = Room.create(game_id, variant, seats, options, seed, self.store, self.ai_delay, hot_seat=hot_seat)
         self.rooms[game_id] = room
         room.kick()
         return room
@@ -521,4 +553,4 @@ class Rooms:
             await room.close()
 
 
-__all__ = ["MAX_MESSAGE", "Connection", "ProtocolError", "Room", "Rooms", "Seat", "deal_next"]
+__all__ = ["MAX_MESSAGE", "Connection", "ConnectionClosed", "ProtocolError", "Room", "Rooms", "Seat", "deal_next"]

@@ -1,7 +1,9 @@
 """``boneyard play VARIANT --web``: start a local server, create the game, open the browser.
 
 The server listens on 127.0.0.1 on a free port and stores the game in the default SQLite file,
-so it shows up in the lobby of a later ``boneyard serve`` too.
+so it shows up in the lobby of a later ``boneyard serve`` too.  It runs with the limits of
+``boneyard serve`` (:func:`boneyard.web.limits.server_config`); the game is made for hot-seat play,
+since the one browser on this machine may take any of its human seats.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
     import uvicorn
 
     from boneyard.web.app import create_app
+    from boneyard.web.limits import Limits, server_config
     from boneyard.web.rooms import Seat
     from boneyard.web.store import default_url, sqlite_path
 
     url = db_url or default_url()
-    app = create_app(url)
+    limits = Limits()
+    app = create_app(url, limits=limits)
     path = "/"
     if variant is not None:
         cls = find_variant(variant)
@@ -38,13 +42,13 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
             level = levels[min(index - 1, len(levels) - 1)]
             make_player(level)  # a bad level is an error now, not in the browser
             seats.append(Seat(f"Computer {index} ({level})", "computer", level))
-        room = app.state.rooms.create(cls.name, seats, options)
+        room = app.state.rooms.create(cls.name, seats, options, hot_seat=True)
         path = f"/game/{room.id}"
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(server_config(app, limits))
     address = f"http://127.0.0.1:{port}{path}"
     stored = sqlite_path(url)
     print(f"Games are stored in {stored if stored is not None else url}")

@@ -1,0 +1,185 @@
+"""The web table's limits, in one settings object: what a client may send, how much and how often.
+
+:class:`Limits` is a frozen dataclass that :func:`boneyard.web.app.create_app` takes (tests lower
+it); every field is documented in docs/web.md ("Limits and security").  The limits on size are
+enforced before the bytes are read: uvicorn refuses a WebSocket message over ``max_message``
+(its ``ws_max_size``, set by :func:`server_config` wherever the app is served) and
+:class:`~boneyard.web.guard.Guard` refuses an HTTP body over its cap from ``Content-Length`` or as
+it streams in.  The rest is counted per connection (:class:`TokenBucket`) or per client address
+(:class:`Admission`).
+
+>>> Limits().allows_host("localhost:8000"), Limits().allows_host("evil.example")
+(True, False)
+>>> Limits(allow_origins=("https://play.example",)).allows_origin("https://play.example")
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from urllib.parse import urlsplit
+
+from boneyard.errors import BoneyardError
+from boneyard.jsontext import MAX_DEPTH
+
+if TYPE_CHECKING:
+    import uvicorn
+
+#: Host names that always reach this machine: a page from them is a page of this server.
+LOCAL_HOSTS: Final = frozenset({"localhost", "127.0.0.1", "::1"})
+DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+class Origin(NamedTuple):
+    """An allowed origin: ``scheme`` None allows http and https, ``port`` None any port."""
+
+    scheme: str | None
+    host: str
+    port: int | None
+
+    @classmethod
+    def parse(cls, text: str) -> Origin:
+        """``https://play.example``, ``play.example:8080`` or ``192.168.1.5``; raises :class:`BoneyardError`."""
+        cleaned = text.strip().lower().rstrip("/")
+        has_scheme = "://" in cleaned
+        try:
+            parts = urlsplit(cleaned if has_scheme else f"//{cleaned}")
+            port = parts.port
+        except ValueError as error:
+            raise BoneyardError(f"--allow-origin {text!r}: {error}") from None
+        if has_scheme and parts.scheme not in ("http", "https"):
+            raise BoneyardError(f"--allow-origin {text!r}: the scheme must be http or https")
+        if not parts.hostname or parts.path or parts.query or parts.fragment or parts.username:
+            raise BoneyardError(f"--allow-origin {text!r}: expected an origin such as https://play.example "
+                                "or a host name such as play.example")
+        return cls(parts.scheme if has_scheme else None, parts.hostname, port)
+
+
+def split_host(header: str) -> tuple[str, int | None] | None:
+    """The host name and port of a ``Host`` header (``[::1]:8000`` → ``("::1", 8000)``); None if malformed."""
+    try:
+        parts = urlsplit(f"//{header.strip().lower()}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or parts.path or parts.username:
+        return None
+    return parts.hostname, port
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Every limit of the web table (sizes in bytes, rates per second)."""
+
+    max_message: int = 4096  #: one WebSocket message; uvicorn closes the socket (1009) on a longer frame
+    max_body: int = 64 * 1024  #: an HTTP request body, every endpoint but the two that take a record
+    max_record_body: int = 4 * 1024 * 1024  #: the body of ``POST /api/records`` and ``POST /api/replay``
+    max_depth: int = MAX_DEPTH  #: nesting of arrays and objects in any JSON the server reads
+    max_name: int = 40  #: characters of a player's name (lobby and loaded records)
+    max_connections: int = 1000  #: WebSocket connections open at once, in total
+    max_connections_per_client: int = 32  #: WebSocket connections open at once from one client address
+    messages_per_second: float = 20.0  #: WebSocket messages one connection may send, on average
+    message_burst: int = 40  #: ... and at once
+    hints_per_second: float = 0.2  #: hints one connection may ask for, on average (one per 5 s)
+    hint_burst: int = 3  #: ... and at once
+    allow_origins: tuple[str, ...] = ()  #: public origins or hosts served besides localhost (``--allow-origin``)
+    origins: tuple[Origin, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("max_message", "max_body", "max_record_body", "max_depth", "max_name", "max_connections",
+                     "max_connections_per_client", "message_burst", "hint_burst"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise BoneyardError(f"limit {name} must be a whole number of at least 1, not {value!r}")
+        for name in ("messages_per_second", "hints_per_second"):
+            if not getattr(self, name) > 0:
+                raise BoneyardError(f"limit {name} must be a positive number, not {getattr(self, name)!r}")
+        object.__setattr__(self, "origins", tuple(Origin.parse(text) for text in self.allow_origins))
+
+    def body_cap(self, path: str) -> int:
+        """The largest body accepted on ``path``."""
+        return self.max_record_body if path in ("/api/records", "/api/replay") else self.max_body
+
+    def allows_host(self, header: str) -> bool:
+        """Whether a request's ``Host`` header names this server (localhost, or an allowed origin's host)."""
+        split = split_host(header)
+        if split is None:
+            return False
+        host = split[0]
+        return host in LOCAL_HOSTS or any(origin.host == host for origin in self.origins)
+
+    def allows_origin(self, header: str) -> bool:
+        """Whether a browser page from ``header`` (its ``Origin``) may call this server."""
+        try:
+            parts = urlsplit(header.strip().lower())
+            port = parts.port
+        except ValueError:
+            return False
+        host = parts.hostname
+        if parts.scheme not in ("http", "https") or not host:
+            return False  # includes the opaque origin "null" of files and sandboxed frames
+        if host in LOCAL_HOSTS:
+            return True
+        port = port if port is not None else DEFAULT_PORTS[parts.scheme]
+        return any(origin.host == host and origin.scheme in (None, parts.scheme)
+                   and (origin.port is None or origin.port == port) for origin in self.origins)
+
+
+def server_config(app: Any, limits: Limits, **settings: Any) -> uvicorn.Config:
+    """uvicorn's settings for serving the web table: a WebSocket message over ``limits.max_message``
+    is refused by uvicorn before it is read (``ws_max_size``; a compressed one is measured inflated)."""
+    import uvicorn
+
+    return uvicorn.Config(app, ws_max_size=limits.max_message, log_level="warning", **settings)
+
+
+class TokenBucket:
+    """``rate`` actions a second on average, ``burst`` at once; :meth:`take` says whether one may go."""
+
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Admission:
+    """The open WebSocket connections, per client address and in total."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.open: Counter[str] = Counter()
+
+    def admit(self, client: str) -> str | None:
+        """Count a new connection from ``client`` in, or say why it is refused (nothing counted)."""
+        limits = self.limits
+        if self.open[client] >= limits.max_connections_per_client:
+            return f"too many connections from your address (at most {limits.max_connections_per_client})"
+        if self.open.total() >= limits.max_connections:
+            return f"the server is full (at most {limits.max_connections} connections)"
+        self.open[client] += 1
+        return None
+
+    def release(self, client: str) -> None:
+        self.open[client] -= 1
+        if self.open[client] <= 0:
+            del self.open[client]
+
+
+__all__ = ["LOCAL_HOSTS", "Admission", "Limits", "Origin", "TokenBucket", "server_config", "split_host"]
