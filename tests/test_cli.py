@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,10 +18,10 @@ from tests.test_record import a5_example_record, play_random
 runner = CliRunner()
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the real command in a subprocess, as a user would."""
+def run(*args: str, stdin: str | None = None, columns: int = 80) -> subprocess.CompletedProcess[str]:
+    """Run the real command in a subprocess, as a user would (a terminal ``columns`` wide)."""
     return subprocess.run([sys.executable, "-m", "boneyard", *args], capture_output=True, text=True,
-                          input=stdin, timeout=120)
+                          input=stdin, timeout=120, env={**os.environ, "COLUMNS": str(columns)})
 
 
 def test_replay_json_prints_the_replay_object(tmp_path: Path) -> None:
@@ -142,20 +143,215 @@ def test_play_a_whole_game_to_the_end_by_always_choosing_the_first_move(tmp_path
 
 def test_terminal_shows_scoring_as_it_happens_and_hint_and_undo(tmp_path: Path) -> None:
     path = tmp_path / "t.boneyard.json"
-    done = run("play", "all-fives", "--seed", "3", "--save", str(path), stdin="h\n1\nu\n2\nq\n")
+    done = run("play", "all-fives", "--seed", "2", "--save", str(path), stdin="h\n1\nu\n2\n" + "1\n" * 30 + "q\n")
     assert done.returncode == 0, done.stderr
     assert "Hint:" in done.stdout
-    assert "count +20 = +20" in done.stdout  # the computer's 4-4 scores 20 (see replay)
     assert "Undone." in done.stdout
     events = record.replay_json(record.load(path))["hands"][0]["events"]
-    human_moves = [e["move"] for e in events if e["seat"] == 0]
-    assert human_moves and human_moves[0] != "6-4@1"  # the undone first choice was replaced by the second
+    scored = [e for e in events if e["points"]]
+    assert scored, "no move scored in 30 moves"
+    for event in scored:  # every score is named as it happens, with its parts
+        parts = ", ".join(f"{item['name'].replace('-', ' ')} {item['points']:+d}" for item in event["scoring"])
+        assert f"{parts} = {event['points']:+d}" in done.stdout
+    data = record.load(path)
+    moves = data["hands"][0]["moves"]
+    first = next(index for index, event in enumerate(events) if event["seat"] == 0)
+    game = record.replay({**data, "hands": [{**data["hands"][0], "moves": moves[:first]}]})
+    legal = game.legal_moves()
+    assert len(legal) > 1 and moves[first] == str(legal[1])  # the undone first choice was replaced by the second
 
 
 def test_play_rejects_an_illegal_move_and_keeps_the_game(tmp_path: Path) -> None:
     path = tmp_path / "t.boneyard.json"
-    done = run("play", "all-fives", "--seed", "3", "--save", str(path), stdin="0-0@1\n9\n1\nq\n")
+    done = run("play", "all-fives", "--seed", "3", "--save", str(path), stdin="1\n0-0@1\n99\n1\nq\n")
     assert done.returncode == 0, done.stderr
-    assert "Not allowed: 0-0@1: 0-0 is not in seat 0's hand" in done.stdout
-    assert "Choose 1 to" in done.stdout
+    game = record.replay(record.load(path))
     assert record.replay(record.load(path)).in_hand
+    if any(str(tile) == "0-0" for tile in game.log[0].setup.deal[0]):
+        assert "Not allowed: 0-0@1" in done.stdout
+    else:
+        assert "Not allowed: 0-0@1: 0-0 is not in your hand" in done.stdout
+    assert "Choose 1 to" in done.stdout
+
+
+# ---------------------------------------------------------------- issue 14: never lose a game, resume exactly
+def one_line_error(done: subprocess.CompletedProcess[str], *parts: str) -> str:
+    """Exit 2 with one line on standard error that holds every part, and no traceback."""
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for part in parts:
+        assert part in lines[0]
+    return lines[0]
+
+
+def test_save_refuses_to_overwrite_the_record_of_another_game(tmp_path: Path) -> None:
+    path = tmp_path / "keep.json"
+    first = run("play", "all-fives", "--seed", "1", "--save", str(path), stdin="1\nq\n")
+    assert first.returncode == 0, first.stderr
+    before = path.read_bytes()
+    done = run("play", "block", "--save", str(path), stdin="q\n")
+    one_line_error(done, str(path), "All Fives", f"boneyard play --resume {path}", "--force")
+    assert path.read_bytes() == before
+    forced = run("play", "block", "--save", str(path), "--force", stdin="q\n")
+    assert forced.returncode == 0, forced.stderr
+    assert record.load(path)["variant"] == "block"
+
+
+def test_save_refuses_a_file_that_is_not_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes")
+    one_line_error(run("play", "block", "--save", str(path), stdin="q\n"), "not a game record", "--force")
+    assert path.read_text() == "my notes"
+
+
+def _play_lines(path: Path, answers: int, *extra: str) -> None:
+    done = run("play", "all-fives", "--seed", "7", "--save", str(path), *extra, stdin="1\n" * answers + "q\n")
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_resumed_game_goes_on_exactly_as_if_it_had_never_stopped(tmp_path: Path) -> None:
+    straight, stopped = tmp_path / "straight.json", tmp_path / "stopped.json"
+    _play_lines(straight, 60)
+    _play_lines(stopped, 3)
+    for _ in range(3):  # quit and resume three times, within hand 1 and later hands
+        resumed = run("play", "--resume", str(stopped), stdin="1\n" * 19 + "q\n")
+        assert resumed.returncode == 0, resumed.stderr
+    a, b = record.load(straight), record.load(stopped)
+    assert len(a["hands"]) >= 2, "the test needs a second hand to compare deals"
+    assert a["seed"] == b["seed"] == 7
+    assert a["hands"] == b["hands"]
+
+
+def test_resuming_a_finished_game_says_so_and_leaves_the_file_alone(tmp_path: Path) -> None:
+    path = tmp_path / "done.json"
+    done = run("play", "block", "--seed", "5", "--save", str(path), stdin="1\n" * 2000)
+    assert done.returncode == 0 and "Game over" in done.stdout
+    before, stamp = path.read_bytes(), path.stat().st_mtime_ns
+    again = run("play", "--resume", str(path), stdin="1\n" * 50)
+    assert again.returncode == 0, again.stderr
+    assert "finished game" in again.stdout and f"boneyard replay {path}" in again.stdout
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == (before, stamp)
+
+
+@pytest.mark.parametrize("extra,named", [
+    (["block"], "a variant"), (["--players", "3"], "--players"), (["-o", "target=50"], "--option"),
+    (["--seed", "0"], "--seed"), (["--ai", "random"], "--ai"),
+])
+def test_resume_refuses_settings_it_would_ignore(tmp_path: Path, extra: list[str], named: str) -> None:
+    path = tmp_path / "g.json"
+    _play_lines(path, 1)
+    before = path.read_bytes()
+    args = ["play", *extra[:1], "--resume", str(path), *extra[1:]] if extra[0] == "block" else \
+        ["play", "--resume", str(path), *extra]
+    one_line_error(run(*args, stdin="q\n"), "--resume", named)
+    assert path.read_bytes() == before
+
+
+def test_partners_and_the_winning_side_are_named(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    done = run("play", "block", "-n", "4", "-o", "partnerships=true", "--seed", "2", "--save", str(path),
+               stdin="1\n" * 3000, columns=200)
+    assert done.returncode == 0, done.stderr
+    assert "You (partner)" not in done.stdout and "Computer 2 (greedy) (partner)" in done.stdout
+    assert "Sides: You and Computer 2 (greedy) against Computer 1 (greedy) and Computer 3 (greedy)" in done.stdout
+    game = record.replay(record.load(path))
+    assert game.finished and game.winner is not None
+    won = "You and Computer 2 (greedy)" if game.winner in (0, 2) else "Computer 1 (greedy) and Computer 3 (greedy)"
+    ours, theirs = game.scores[game.winner], game.scores[(game.winner + 1) % 4]
+    assert f"Game over — {won} win, {ours} to {theirs}." in done.stdout
+
+
+# ---------------------------------------------------------------- one-line errors
+def test_save_naming_a_folder_is_one_line(tmp_path: Path) -> None:
+    one_line_error(run("play", "block", "--save", str(tmp_path), stdin="q\n"), "is a folder")
+
+
+def test_save_into_a_missing_folder_is_refused_and_creates_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "nonexistent"
+    one_line_error(run("play", "block", "--save", str(missing / "x.json"), stdin="q\n"), "does not exist")
+    assert not missing.exists()
+
+
+def test_save_below_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("")
+    one_line_error(run("play", "block", "--save", str(tmp_path / "plain" / "x.json"), stdin="q\n"),
+                   "is not a folder")
+
+
+def test_an_unwritable_save_path_is_one_line() -> None:
+    one_line_error(run("play", "block", "--save", "/proc/boneyard-test.boneyard.json", stdin="q\n"),
+                   "/proc/boneyard-test.boneyard.json")
+
+
+def test_deeply_nested_records_are_one_line_errors_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 1000 + "]" * 1000)
+    one_line_error(run("replay", str(path)), str(path), "nested")
+    one_line_error(run("play", "--resume", str(path), stdin="q\n"), str(path), "nested")
+
+
+def test_a_record_that_does_not_replay_names_its_file(tmp_path: Path) -> None:
+    data = a5_example_record()
+    data["hands"][0]["moves"][3] = "4-3@1"
+    path = tmp_path / "illegal.boneyard.json"
+    path.write_text(json.dumps(data))
+    one_line_error(run("replay", str(path)), f'{path}: hand 1, move 4 "4-3@1"')
+    one_line_error(run("play", "--resume", str(path), stdin="q\n"), f'{path}: hand 1, move 4 "4-3@1"')
+
+
+def test_tournament_out_naming_a_file_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "results.txt"
+    path.write_text("keep")
+    one_line_error(run("tournament", "--players", "random,greedy", "--games", "2", "--out", str(path)),
+                   str(path), "not a folder")
+    assert path.read_text() == "keep"
+
+
+# ---------------------------------------------------------------- computer levels
+def test_more_levels_than_computer_seats_is_an_error() -> None:
+    one_line_error(run("play", "block", "--ai", "greedy,random,heuristic", stdin="q\n"),
+                   "3 levels", "1 seat")
+    one_line_error(run("simulate", "block", "--ai", "greedy,random,heuristic", "--games", "1"), "3 levels")
+
+
+def test_fewer_levels_than_seats_repeat_the_last_and_the_table_says_so(tmp_path: Path) -> None:
+    done = run("play", "block", "-n", "4", "--ai", "random,greedy", "--save", str(tmp_path / "g.json"),
+               stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    for name in ("Computer 1 (random)", "Computer 2 (greedy)", "Computer 3 (greedy)"):
+        assert name in done.stdout
+
+
+def test_an_unknown_level_setting_lists_the_valid_settings() -> None:
+    line = one_line_error(run("play", "block", "--ai", "expert:foo=1", stdin="q\n"), "'foo'", "time", "samples")
+    assert "__init__" not in line
+    line = one_line_error(run("simulate", "block", "--ai", "greedy:depth=2", "--games", "1"), "'depth'")
+    assert "takes no settings" in line
+
+
+# ---------------------------------------------------------------- variants
+def test_variants_prints_every_option_name_and_value_whole() -> None:
+    result = runner.invoke(app, ["variants"], terminal_width=80)
+    assert result.exit_code == 0, result.stdout
+    assert "…" not in result.stdout
+    rows = json.loads(runner.invoke(app, ["variants", "--json"]).stdout)
+    for row in rows:
+        for spec in row["options"]:
+            assert f"  {spec['name']}=" in result.stdout
+            for value in spec["allowed"] or []:
+                assert str(value) in result.stdout
+
+
+def test_variants_pip_shows_one_variant_in_full() -> None:
+    result = runner.invoke(app, ["variants", "pip"], terminal_width=80)
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.startswith("pip — ")
+    assert "block —" not in result.stdout
+    row = json.loads(runner.invoke(app, ["variants", "pip", "--json"]).stdout)
+    for spec in row["options"]:
+        assert f"  {spec['name']}=" in result.stdout
+        assert " ".join(spec["help"].split()[:3]) in " ".join(result.stdout.split())
+    done = run("variants", "chess")
+    one_line_error(done, "unknown variant 'chess'")

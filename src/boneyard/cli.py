@@ -7,21 +7,25 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from boneyard import record
-from boneyard.chance import Chance, game_seed
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, OptionError, RecordError
 from boneyard.options import parse_assignments, specs
 from boneyard.players.base import split_specs
 from boneyard.rules.base import VARIANTS, find_variant, make_rules
 from boneyard.state import Game
+
+if TYPE_CHECKING:
+    from boneyard.terminal import TerminalSession
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Boneyard: domino games to play, study and simulate.")
@@ -41,63 +45,131 @@ def _options(variant: str, assignments: list[str]) -> dict[str, Any]:
 
 
 def default_save_path(variant: str) -> Path:
+    """Where a game goes when ``--save`` is not given: the user's data folder (created on demand)."""
     from platformdirs import user_data_dir
 
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path(user_data_dir("boneyard")) / "games" / f"{stamp}-{variant}.boneyard.json"
+    folder = Path(user_data_dir("boneyard")) / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{stamp}-{variant}.boneyard.json"
+
+
+def check_level(spec: str) -> None:
+    """Refuse a level spec with a setting its level does not take, naming the settings it does take."""
+    import inspect
+
+    from boneyard.players.base import LEVELS, make_player
+
+    make_player("random")  # registers the optional levels
+    name, _, settings = spec.partition(":")
+    factory = LEVELS.get(name.strip().lower())
+    if factory is None:
+        make_player(spec)  # the unknown-level error
+        return
+    try:
+        accepted = [key for key in inspect.signature(factory).parameters if key != "seed"]
+    except (TypeError, ValueError):
+        accepted = []
+    for item in filter(None, (part.strip() for part in settings.split(","))):
+        key = item.partition("=")[0].strip()
+        if "=" in item and key not in accepted:
+            takes = f"it takes {', '.join(accepted)}" if accepted else "it takes no settings"
+            raise OptionError(f"player {spec!r}: {name.strip()} has no setting {key!r} ({takes})")
+    make_player(spec)
+
+
+def computer_levels(ai: str, seats: int, players: int) -> list[str]:
+    """The ``--ai`` levels for ``seats`` computer seats: more levels than seats is an error; fewer
+    repeat the last one (the table names each computer's level)."""
+    levels = split_specs(ai) or ["greedy"]
+    if len(levels) > seats:
+        raise OptionError(f"--ai names {len(levels)} levels ({', '.join(levels)}) but a {players}-player game has "
+                          f"{seats} {'seat' if seats == 1 else 'seats'} to fill")
+    for spec in dict.fromkeys(levels):
+        check_level(spec)
+    return [levels[min(i, len(levels) - 1)] for i in range(seats)]
 
 
 @app.command()
 def play(
     variant: Annotated[str | None, typer.Argument(help="a variant (see `boneyard variants`)")] = None,
-    players: Annotated[int, typer.Option("--players", "-n", help="number of players")] = 2,
-    seed: Annotated[int | None, typer.Option(help="seed of the deal (random if omitted)")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help="number of players [default: 2]")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed of the deals (random if omitted)")] = None,
     option: Annotated[list[str] | None,
                       typer.Option("--option", "-o", help="rule option KEY=VALUE (repeatable)")] = None,
-    save: Annotated[Path | None, typer.Option(help="record file, written after every move")] = None,
-    ai: Annotated[str, typer.Option(help="levels for the other seats, e.g. greedy or expert:time=0.5")] = "greedy",
+    save: Annotated[Path | None, typer.Option(help="record file, written after every move (default: a new file "
+                                                   "in your data folder when playing at a terminal)")] = None,
+    force: Annotated[bool, typer.Option("--force", help="let --save overwrite an existing file")] = False,
+    ai: Annotated[str | None, typer.Option(help="levels of the computer seats in order, e.g. greedy or "
+                                                "expert:time=0.5,greedy; the last one fills the remaining "
+                                                "seats [default: greedy]")] = None,
     resume: Annotated[Path | None, typer.Option(help="resume the game in this record file")] = None,
     web: Annotated[bool, typer.Option("--web", help="play in the browser instead")] = False,
-    name: Annotated[str, typer.Option(help="your name")] = "You",
+    name: Annotated[str | None, typer.Option(help="your name [default: You]")] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
-    from boneyard.terminal import start_session
+    from boneyard.terminal import SaveError
 
     try:
         if web:
-            _play_web(variant, players, option or [], ai)
+            _play_web(variant, players or 2, option or [], ai or "greedy")
             return
-        if resume is not None:
-            data = record.load(resume)
-            game = record.replay(data)
-            seed_value = data.get("seed") if isinstance(data.get("seed"), int) else None
-            game.chance = Chance(game_seed(seed_value if seed_value is not None else 0, len(game.log)))
-            meta_value = data.get("meta")
-            meta: dict[str, Any] = meta_value if isinstance(meta_value, dict) else {}
-            human_value = meta.get("human_seat", 0)
-            human = human_value if isinstance(human_value, int) and 0 <= human_value < game.players else 0
-            stored = meta.get("ai", {})
-            levels = [str(stored.get(str(s), "greedy")) for s in range(game.players) if s != human] \
-                if isinstance(stored, dict) else ["greedy"]
-            session = start_session(game, levels, human, save or resume)
-        else:
-            if variant is None:
-                fail("name a variant to play (see `boneyard variants`) or give --resume FILE")
-            rules = make_rules(variant, players, _options(variant, option or []))
-            others = [f"Computer {i} ({spec})" for i, spec in
-                      enumerate(_seat_levels(ai, players - 1), 1)]
-            game = Game(rules, [name, *others], Chance(seed))
-            game.next_hand()
-            session = start_session(game, split_specs(ai) or ["greedy"], 0, save or default_save_path(rules.name))
-        session.save()
-        raise typer.Exit(session.run())
-    except BoneyardError as error:
+        session = _resume_session(resume, save, force, variant, players, seed, option, ai, name) \
+            if resume is not None else _new_session(variant, players or 2, seed, option or [], save, force,
+                                                    ai or "greedy", name or "You")
+        if session is None:
+            return
+    except (BoneyardError, SaveError) as error:
         fail(str(error))
+    raise typer.Exit(session.run())
 
 
-def _seat_levels(ai: str, count: int) -> list[str]:
-    levels = split_specs(ai) or ["greedy"]
-    return [levels[min(i, len(levels) - 1)] for i in range(count)]
+def _new_session(variant: str | None, players: int, seed: int | None, option: list[str], save: Path | None,
+                 force: bool, ai: str, name: str) -> TerminalSession:
+    from boneyard.terminal import HandChance, SaveError, check_save_path, start_session
+
+    if variant is None:
+        fail("name a variant to play (see `boneyard variants`) or give --resume FILE")
+    rules = make_rules(variant, players, _options(variant, option))
+    levels = computer_levels(ai, players - 1, players)
+    if save is not None:
+        check_save_path(save, force=force)
+    elif sys.stdin.isatty():
+        save = default_save_path(rules.name)
+    others = [f"Computer {i} ({spec})" for i, spec in enumerate(levels, 1)]
+    game = Game(rules, [name, *others], HandChance(seed))
+    game.next_hand()
+    session = start_session(game, levels, 0, save)
+    if save is not None and not session.save(quiet=True):
+        raise SaveError(f"{save}: cannot write the record ({session.unsaved})")
+    return session
+
+
+def _resume_session(resume: Path, save: Path | None, force: bool, variant: str | None, players: int | None,
+                    seed: int | None, option: list[str] | None, ai: str | None,
+                    name: str | None) -> TerminalSession | None:
+    from boneyard.terminal import HandChance, check_save_path, result_line, resume_levels, start_session
+
+    given = [flag for flag, value in (("a variant", variant), ("--players", players), ("--seed", seed),
+                                      ("--option", option), ("--ai", ai), ("--name", name)) if value not in (None, [])]
+    if given:
+        raise OptionError(f"--resume continues the game as recorded in {resume}; it takes no "
+                          f"{' or '.join(given)} (start a new game for other settings)")
+    data = record.load(resume)
+    try:
+        game = record.replay(data)
+    except RecordError as error:
+        raise RecordError(f"{resume}: {error}") from None
+    if game.finished:
+        typer.echo(f"{resume} holds a finished game: {result_line(game)}. "
+                   f"Replay it with: boneyard replay {resume}")
+        return None
+    stored = data.get("seed")
+    game.chance = HandChance(stored if isinstance(stored, int) and not isinstance(stored, bool) else None)
+    human, levels = resume_levels(data, game)
+    target = save or resume
+    check_save_path(target, force=force, resuming=resume)
+    return start_session(game, levels, human, target)
 
 
 def _play_web(variant: str | None, players: int, option: list[str], ai: str) -> None:
@@ -116,33 +188,64 @@ def replay(
     """Replay a game record and print it (RECORD.md)."""
     try:
         data = record.load(file)
-        output = json.dumps(record.replay_json(data)) if as_json else record.replay_text(data)
     except BoneyardError as error:
         fail(str(error))
+    try:
+        output = json.dumps(record.replay_json(data)) if as_json else record.replay_text(data)
+    except BoneyardError as error:
+        fail(f"{file}: {error}")
     typer.echo(output)
 
 
 @app.command()
-def variants(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
-    """List every variant with its aliases, player counts and options."""
+def variants(
+    variant: Annotated[str | None, typer.Argument(help="one variant (name or alias), shown in full")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """List every variant with its aliases, player counts and options (one variant in full detail)."""
+    try:
+        chosen = [find_variant(variant)] if variant is not None else list(VARIANTS.values())
+    except BoneyardError as error:
+        fail(str(error))
     rows: list[dict[str, Any]] = []
-    for name, cls in VARIANTS.items():
+    for cls in chosen:
         low, high = cls(cls.min_players).player_range()
-        rows.append({"name": name, "title": cls.title, "aliases": list(cls.aliases), "min_players": low,
+        rows.append({"name": cls.name, "title": cls.title, "aliases": list(cls.aliases), "min_players": low,
                      "max_players": high, "options": [spec.as_json() for spec in specs(cls.Options)]})
     if as_json:
-        typer.echo(json.dumps(rows, indent=1))
+        typer.echo(json.dumps(rows[0] if variant is not None else rows, indent=1))
         return
-    console = Console()
-    for row in rows:
-        table = Table(title=f"{row['name']} — {row['title']}  (players {row['min_players']}-{row['max_players']};"
-                      f" aliases: {', '.join(row['aliases']) or 'none'})", title_justify="left")
-        for column in ("option", "type", "default", "allowed", "meaning"):
-            table.add_column(column)
-        for spec in row["options"]:
-            allowed = ", ".join(map(str, spec["allowed"])) if spec["allowed"] else ""
-            table.add_row(spec["name"], spec["type"], str(spec["default"]), allowed, spec["help"])
-        console.print(table)
+    typer.echo("\n\n".join(variant_text(row, detail=variant is not None) for row in rows))
+    if variant is None:
+        typer.echo("\nboneyard variants NAME shows one variant with the meaning of every option; "
+                   "set an option with -o NAME=VALUE.")
+
+
+def variant_text(row: dict[str, Any], *, detail: bool) -> str:
+    """A variant and its options as plain lines, one option per line, never cut: what users must type
+    is printed whole (a long line wraps in the terminal, it is never shortened)."""
+    import textwrap
+
+    aliases = ", ".join(row["aliases"]) or "none"
+    lines = [f"{row['name']} — {row['title']}  (players {row['min_players']}-{row['max_players']}; "
+             f"aliases: {aliases})"]
+    if detail:
+        lines.append(f"  play it: boneyard play {row['name']};  rules: docs/variants/{row['name']}.md")
+    for spec in row["options"]:
+        allowed = spec["allowed"]
+        values = f"one of {', '.join(map(str, allowed))}" if allowed else spec["type"]
+        lines.append(f"  {spec['name']}={_value_text(spec['default'])}   ({values})")
+        if detail and spec["help"]:
+            lines.extend(textwrap.wrap(spec["help"], width=76, initial_indent="      ", subsequent_indent="      ",
+                                       break_long_words=False, break_on_hyphens=False))
+    return "\n".join(lines)
+
+
+def _value_text(value: object) -> str:
+    """An option value as it is typed after ``-o NAME=``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
 
 
 @app.command()
@@ -151,21 +254,33 @@ def simulate(
     players: Annotated[int, typer.Option("--players", "-n")] = 2,
     games: Annotated[int, typer.Option("--games", "-g", min=1)] = 100,
     seed: Annotated[int, typer.Option()] = 0,
-    ai: Annotated[str, typer.Option(help="levels per seat, e.g. greedy,random or expert:time=0.2,greedy")] = "random",
+    ai: Annotated[str, typer.Option(help="levels per seat, e.g. greedy,random or expert:time=0.2,greedy; the "
+                                         "last one fills the remaining seats")] = "random",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE")] = None,
     workers: Annotated[int | None, typer.Option(min=1, help="processes (default: every core)")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object (and no progress bar)")] = False,
     duplicate: Annotated[bool, typer.Option(
         "--duplicate", help="play every deal once per seat rotation, so luck cancels (GAMES counts deals)")] = False,
+    engine: Annotated[str, typer.Option(help="auto (the fast engine where it plays the rules), fast or reference; "
+                                             "the results are the same")] = "auto",
+    backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address to join (ray backend)")] = None,
 ) -> None:
-    """Play computer-only games and report wins, points and speed."""
+    """Play computer-only games and report wins, points and speed (a progress bar on a terminal; Ctrl-C stops)."""
     from boneyard.sim.simulate import simulate as run
 
     try:
-        result = run(variant, players, games, seed=seed, ai=ai, options=_options(variant, option or []),
-                     workers=workers, duplicate=duplicate)
+        computer_levels(ai, players, players)
+        options = _options(variant, option or [])
+        with progress_bar("games", enabled=not as_json) as advance:
+            result = run(variant, players, games, seed=seed, ai=ai, options=options,
+                         workers=workers, duplicate=duplicate, engine=engine, backend=backend,
+                         address=address, progress=advance)
     except BoneyardError as error:
         fail(str(error))
+    except KeyboardInterrupt:
+        typer.echo("boneyard: simulate interrupted (Ctrl-C); nothing was reported", err=True)
+        raise typer.Exit(130) from None
     if as_json:
         typer.echo(json.dumps(result))
         return
@@ -193,6 +308,24 @@ def simulate(
                   f"{result['games_per_second']:.0f} games/s")
 
 
+@contextmanager
+def progress_bar(what: str, *, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
+    """A Rich progress bar for long work, shown only when ``enabled`` and standard output is a terminal;
+    yields the ``progress(done, total)`` callback to hand to the work."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console()
+    with Progress(f"[progress.description]{what}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=console, transient=True,
+                  disable=not (enabled and console.is_terminal)) as bar:
+        job = bar.add_task(what, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(job, completed=done, total=total)
+
+        yield advance
+
+
 def stats_levels(result: dict[str, object]) -> list[object]:
     """The levels of a simulation summary's ``ai_stats``."""
     stats = result.get("ai_stats")
@@ -205,7 +338,7 @@ def _register_front_ends() -> None:
     import importlib
     import importlib.util
 
-    for module in ("boneyard.web.cli", "boneyard.sim.cli"):
+    for module in ("boneyard.web.cli", "boneyard.sim.cli", "boneyard.review.cli"):
         package = module.rpartition(".")[0]
         if importlib.util.find_spec(package) is not None and importlib.util.find_spec(module) is not None:
             importlib.import_module(module).register(app)

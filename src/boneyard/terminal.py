@@ -3,12 +3,21 @@
 The human's seat is a :class:`TerminalSession`; computer seats are any registered level.
 Every move is saved to the record file as it happens, so an interrupted game can be resumed
 with ``boneyard play --resume FILE`` and replayed with ``boneyard replay FILE``.
+
+A resumed game goes on exactly as if it had never stopped.  Chance is per hand: hand ``i`` of a
+game with seed ``s`` is dealt from ``game_seed(s, i)`` (:class:`HandChance`, the web table deals
+the same way), and a computer's decision is seeded from the game seed, the hand, the seat and the
+move number.  So the next deals and the computers' choices depend only on the record, never on
+how often the player quit and came back.  The record keeps the game's seed unchanged.
 """
 
 from __future__ import annotations
 
+import os
+import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -16,15 +25,102 @@ from rich.table import Table
 from rich.text import Text
 
 from boneyard import record
-from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
+from boneyard.chance import Chance, game_seed
+from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Kind, Move
-from boneyard.players.base import Player, make_player
-from boneyard.render.text import describe_move, layout_lines
-from boneyard.state import Event, Game
+from boneyard.players.base import make_player
+from boneyard.render.text import LEGEND, describe_move, layout_lines
+from boneyard.state import Event, Game, HandSetup
 from boneyard.view import SeatView
 
-HELP = ("Enter the number of a move (or its notation, e.g. 4-2@1).  Commands: "
-        "h = hint, u = undo, s = save, q = save and quit, ? = help.")
+HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place.  "
+        "Commands: h = hint, u = undo, s = save (s FILE saves to FILE from now on), q = save and quit, "
+        "? = this help and the legend.")
+
+
+class SaveError(BoneyardError):
+    """A save path that cannot hold this game (a folder, a missing folder, another game's record)."""
+
+
+class HandChance(Chance):
+    """Deals hand ``i`` of the game from ``game_seed(seed, i)``: the deals depend on the seed and the hand
+    number only, so a game stopped and resumed is dealt exactly as one played straight through."""
+
+    def setup(self, game: Game) -> HandSetup:
+        self.rng = random.Random(game_seed(self.seed, len(game.log)))
+        return super().setup(game)
+
+
+# ---------------------------------------------------------------- save files
+def check_save_path(path: Path, *, force: bool = False, resuming: Path | None = None) -> None:
+    """Refuse a save path that would fail or destroy something; ``resuming`` is the record the game came from."""
+    if path.is_dir():
+        raise SaveError(f"{path} is a folder; name a file, e.g. {path / 'game.boneyard.json'}")
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise SaveError(f"{path}: {folder} is not a folder")
+    if not folder.is_dir():
+        raise SaveError(f"{path}: the folder {folder} does not exist (create it first, or save elsewhere)")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise SaveError(f"{path}: the file cannot be written (permission denied)")
+        same = resuming is not None and resuming.exists() and os.path.samefile(path, resuming)
+        if not same and not force:
+            raise SaveError(f"{path} {_holds(path)}; "
+                            f"resume it with `boneyard play --resume {path}`, or pass --force to overwrite it")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise SaveError(f"{path}: cannot create a file in {folder} (permission denied)")
+
+
+def _holds(path: Path) -> str:
+    """What an existing file holds, in words (for the refusal to overwrite it)."""
+    try:
+        data = record.load(path)
+        game = record.replay(data)
+    except RecordError:
+        return "exists and is not a game record this program can resume"
+    state = "a finished" if game.finished else "an unfinished"
+    hands = len(game.log)
+    return (f"holds {state} game of {game.rules.title} ({', '.join(game.names)}; "
+            f"{hands} hand{'s' if hands != 1 else ''})")
+
+
+# ---------------------------------------------------------------- words
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def sides(game: Game) -> list[tuple[int, ...]]:
+    """The scoring sides in seat order: one seat each, or the partnerships."""
+    found: list[tuple[int, ...]] = []
+    for seat in range(game.players):
+        side = tuple(sorted(game.rules.score_seats(seat)))
+        if side not in found:
+            found.append(side)
+    return found
+
+
+def side_name(game: Game, side: tuple[int, ...]) -> str:
+    return " and ".join(game.names[seat] for seat in side)
+
+
+def verb(game: Game, side: tuple[int, ...], word: str) -> str:
+    """``You win``, ``You and Computer 2 win``, ``Computer 1 wins``."""
+    plain = len(side) > 1 or game.names[side[0]] == "You"
+    return f"{side_name(game, side)} {word if plain else word + 's'}"
+
+
+def result_line(game: Game) -> str:
+    """The end of a game in words: ``You and Computer 2 win, 131 to 14``."""
+    groups = sides(game)
+    if game.winner is None:
+        return "A tie: " + ", ".join(f"{side_name(game, s)} {game.scores[s[0]]}" for s in groups)
+    won = next(s for s in groups if game.winner in s)
+    others = [s for s in groups if s != won]
+    if len(others) == 1:
+        return f"{verb(game, won, 'win')}, {game.scores[won[0]]} to {game.scores[others[0][0]]}"
+    rest = ", ".join(f"{side_name(game, s)} {game.scores[s[0]]}" for s in others)
+    return f"{verb(game, won, 'win')} with {game.scores[won[0]]} ({rest})"
 
 
 def hint(view: SeatView) -> tuple[Move, str]:
@@ -46,9 +142,12 @@ def hint(view: SeatView) -> tuple[Move, str]:
 
 
 class TerminalSession:
-    """Plays one game at the terminal; seat ``human`` is the person."""
+    """Plays one game at the terminal; seat ``human`` is the person.
 
-    def __init__(self, game: Game, computers: dict[int, Player], human: int, save_path: Path,
+    ``computers`` maps each computer seat to its level spec.  ``save_path`` ``None`` plays without
+    saving (a run whose standard input is not a terminal, unless it asked for a file)."""
+
+    def __init__(self, game: Game, computers: dict[int, str], human: int, save_path: Path | None,
                  console: Console | None = None, ask: Callable[[str], str] | None = None,
                  meta: dict[str, object] | None = None) -> None:
         self.game = game
@@ -59,19 +158,26 @@ class TerminalSession:
         self.ask = ask or self.console.input
         self.meta = meta or {}
         self.view = SeatView(game, human)
+        self.seed = game.chance.seed if game.chance is not None else 0
+        #: the reason the last save failed (None: everything is saved)
+        self.unsaved: str | None = None
         #: a set with directional tiles (PIP's R) can reverse the direction of play
         self.reversible = any(tile.letter is not None for tile in game.rules.tile_set())
 
     # ------------------------------------------------------------ drawing
+    def partners(self) -> tuple[int, ...]:
+        return tuple(seat for seat in self.game.rules.score_seats(self.human) if seat != self.human)
+
     def table(self) -> Panel:
         game = self.game
         names = game.names
+        partners = self.partners()
         scores = Table.grid(padding=(0, 2))
         for seat, name in enumerate(names):
             marker = "▶ " if game.in_hand and game.turn == seat else "  "
-            tiles = len(game.hands[seat])
-            scores.add_row(Text(marker + name, style="bold" if seat == self.human else ""),
-                           f"{game.scores[seat]} pts", f"{tiles} tiles")
+            label = name + (" (partner)" if seat in partners else "")
+            scores.add_row(Text(marker + label, style="bold" if seat == self.human else ""),
+                           f"{game.scores[seat]} pts", plural(len(game.hands[seat]), "tile"))
         info = [f"Hand {len(game.log)}", f"stock {game.stock_left}"]
         target = getattr(game.rules, "target", None)
         if isinstance(target, int):
@@ -86,12 +192,18 @@ class TerminalSession:
             info.append("direction: clockwise ↻")
         if game.pending:
             index, owed = game.pending[-1]
-            info.append(f"double on tile {index} owes {owed} more play{'s' if owed != 1 else ''}")
+            info.append(f"double on tile {index} owes {plural(owed, 'more play')}")
+        lines: list[Text] = [*layout_lines(game.layout), Text("")]
+        groups = sides(game)
+        if partners:
+            mine = next(side for side in groups if self.human in side)
+            against = " · ".join(side_name(game, side) for side in groups if side != mine)
+            lines.append(Text(f"Sides: {side_name(game, mine)} against {against}", style="bold"))
         hand = Text("Your hand: ")
         for number, tile in enumerate(game.hands[self.human], 1):
             hand.append(f"{number}:", style="dim")
             hand.append(f"[{tile}] ", style="bold cyan")
-        body = Group(*layout_lines(game.layout), Text(""), scores, Text("  ·  ".join(info), style="dim"), hand)
+        body = Group(*lines, scores, Text("  ·  ".join(info), style="dim"), hand)
         return Panel(body, title=game.rules.title, border_style="green")
 
     def say_event(self, event: Event) -> None:
@@ -102,7 +214,7 @@ class TerminalSession:
         if event.scoring:
             parts = ", ".join(f"{item.name.replace('-', ' ')} {item.points:+d}" for item in event.scoring)
             text += f"  —  {parts} = {event.points:+d}"
-        self.console.print(text, style="yellow" if event.scoring else "")
+        self.console.print(text, style="yellow" if event.scoring else "", highlight=False)
         effect = self.directional_effect(event)
         if effect:
             self.console.print(f"  {effect}", style="bold magenta")
@@ -128,22 +240,95 @@ class TerminalSession:
         return f"Draw: {following} must draw a tile"
 
     def say_hand_end(self) -> None:
+        """The final layout, every hand with its pips, and how the points were made."""
         game = self.game
         result = game.hand.result
         if result is None:
             return
         names = game.names
-        who = names[result.winner] if result.winner is not None else "nobody"
-        self.console.print(Text(f"Hand {len(game.log)} over ({result.end}): {who} wins the hand", style="bold"))
+        for line in layout_lines(game.layout):
+            self.console.print(line)
+        if result.winner is not None:
+            side = next(s for s in sides(game) if result.winner in s)
+            who = verb(game, side, "win") + " the hand"
+        else:
+            who = "nobody wins the hand"
+        self.console.print(Text(f"Hand {len(game.log)} over ({result.end}): {who}", style="bold"))
+        pips = [game.hand_points_of(seat) for seat in range(game.players)]
         for seat, tiles in enumerate(game.hands):
-            items = ", ".join(f"{i.name} {i.points:+d}" for i in result.scoring[seat])
             shown = " ".join(str(t) for t in tiles) or "—"
-            self.console.print(f"  {names[seat]}: {shown}" + (f"   {items}" if items else ""))
-        self.console.print("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)))
+            self.console.print(f"  {names[seat]}: {shown}  ({plural(pips[seat], 'pip')})", highlight=False)
+        groups = sides(game)
+        if any(len(side) > 1 for side in groups):
+            self.console.print("  Sides: " + ", ".join(
+                f"{side_name(game, side)} {plural(sum(pips[s] for s in side), 'pip')}" for side in groups),
+                highlight=False)
+        left = sum(pips)
+        for seat, items in enumerate(result.scoring):
+            for item in items:
+                why = f"{plural(left, 'pip')} left → " if item.name in ("domino", "block") else ""
+                self.console.print(f"  {names[seat]}: {item.name}: {why}{item.points:+d}", highlight=False)
+        self.console.print("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)),
+                           highlight=False)
+
+    def move_list(self, moves: list[Move]) -> Table:
+        """The numbered legal moves, in as many columns as the terminal's width allows."""
+        game = self.game
+        entries = []
+        for number, move in enumerate(moves, 1):
+            points = game.play_points(move)[1] if move.is_placement else 0
+            extra = f" (+{points})" if points > 0 else f" ({points})" if points < 0 else ""
+            entries.append(Text(f"{number:2}) {describe_move(move, game.layout)}{extra}"))
+        widest = max(len(entry.plain) for entry in entries) + 2
+        columns = max(1, min(3, self.console.width // widest))
+        rows = -(-len(entries) // columns)
+        grid = Table.grid(padding=(0, 2))
+        for _ in range(columns):
+            grid.add_column()
+        for row in range(rows):
+            grid.add_row(*[entries[row + rows * col] if row + rows * col < len(entries) else Text("")
+                           for col in range(columns)])
+        return grid
+
+    # ------------------------------------------------------------ saving
+    def save(self, quiet: bool = False) -> bool:
+        """Write the record; a failure is said once and retried after the next move (the game goes on)."""
+        if self.save_path is None:
+            return False
+        try:
+            record.save(self.game, self.save_path, meta=self.meta)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            if self.unsaved is None and not quiet:
+                self.console.print(f"Could not save to {self.save_path} ({reason}). The game goes on with every move "
+                                   "kept; saving is tried again after each move, or type s FILE to save elsewhere.",
+                                   style="bold red", highlight=False)
+            self.unsaved = reason
+            return False
+        if self.unsaved is not None:
+            self.console.print(f"Saved to {self.save_path} again.", style="cyan", highlight=False)
+        self.unsaved = None
+        return True
+
+    def save_elsewhere(self, text: str) -> None:
+        path = Path(text).expanduser()
+        try:
+            check_save_path(path)
+        except SaveError as error:
+            self.console.print(f"Not saved: {error}", style="red", highlight=False)
+            return
+        previous, self.save_path, self.unsaved = self.save_path, path, None
+        if self.save():
+            self.console.print(f"Saved to {path}; later moves are saved there too.", highlight=False)
+        else:
+            self.save_path = previous
 
     # ------------------------------------------------------------ loop
-    def save(self) -> None:
-        record.save(self.game, self.save_path, meta=self.meta)
+    def computer_move(self, seat: int) -> Move:
+        """The computer's choice, seeded by the game seed, the hand, the seat and the move number."""
+        game = self.game
+        number = game_seed(game_seed(self.seed, 1_000_000 + 1000 * len(game.log) + seat), len(game.hand.events))
+        return make_player(self.computers[seat], seed=number).choose(SeatView(game, seat))
 
     def run(self) -> int:
         game = self.game
@@ -158,21 +343,22 @@ class TerminalSession:
                 continue
             seat = game.turn
             if seat in self.computers:
-                move = self.computers[seat].choose(SeatView(game, seat))
-                self.say_event(game.apply(move))
+                self.say_event(game.apply(self.computer_move(seat)))
                 self.save()
                 continue
             if not self.human_turn():
-                self.save()
-                self.console.print(f"Saved to {self.save_path} — resume with: boneyard play --resume {self.save_path}")
+                if self.save_path is not None and self.save(quiet=True):
+                    self.console.print(f"Saved to {self.save_path} — resume with: "
+                                       f"boneyard play --resume {self.save_path}", highlight=False)
+                else:
+                    self.console.print("Quit without saving" + (f" ({self.unsaved})." if self.unsaved else
+                                       "; pass --save FILE to keep a game."), style="red", highlight=False)
                 return 0
             self.save()
         self.say_hand_end()
-        names = game.names
-        winner = names[game.winner] if game.winner is not None else "nobody (a tie)"
-        self.console.print(Text(f"Game over — {winner} wins. " + ", ".join(
-            f"{names[s]} {p}" for s, p in enumerate(game.scores)), style="bold green"))
-        self.console.print(f"Record: {self.save_path}  (boneyard replay {self.save_path})")
+        self.console.print(Text(f"Game over — {result_line(game)}.", style="bold green"))
+        if self.save_path is not None and self.unsaved is None:
+            self.console.print(f"Record: {self.save_path}  (boneyard replay {self.save_path})", highlight=False)
         return 0
 
     def human_turn(self) -> bool:
@@ -180,10 +366,8 @@ class TerminalSession:
         game = self.game
         self.console.print(self.table())
         moves = game.legal_moves()
-        for number, move in enumerate(moves, 1):
-            points = game.play_points(move)[1] if move.is_placement else 0
-            extra = f"  (+{points})" if points > 0 else f"  ({points})" if points < 0 else ""
-            self.console.print(f"  {number:2}) {describe_move(move, game.layout)}  [dim]{move}[/dim]{extra}")
+        self.console.print(self.move_list(moves))
+        quitting = False
         while True:
             try:
                 answer = self.ask("Your move: ").strip()
@@ -191,21 +375,32 @@ class TerminalSession:
                 return False
             lower = answer.lower()
             if lower in ("q", "quit", "exit"):
-                return False
+                if quitting or self.save_path is None or self.save(quiet=True):
+                    return False
+                quitting = True
+                self.console.print(f"Not saved ({self.unsaved}): type s FILE to save elsewhere, "
+                                   "or q again to quit without saving.", style="red", highlight=False)
+                continue
             if lower in ("?", "help"):
-                self.console.print(HELP)
+                self.console.print(HELP, highlight=False)
+                self.console.print(LEGEND, highlight=False, markup=False)
                 continue
             if lower in ("h", "hint"):
                 advice, reason = hint(self.view)
-                self.console.print(f"Hint: {advice} — {reason}", style="cyan")
+                self.console.print(f"Hint: {advice} — {reason}", style="cyan", highlight=False)
                 continue
             if lower in ("u", "undo"):
                 if self.undo():
                     return True
                 continue
             if lower in ("s", "save"):
-                self.save()
-                self.console.print(f"Saved to {self.save_path}")
+                if self.save_path is None:
+                    self.console.print("Not saved: type s FILE to save the game to FILE.", style="red")
+                elif self.save():
+                    self.console.print(f"Saved to {self.save_path}", highlight=False)
+                continue
+            if lower.startswith(("s ", "save ")):
+                self.save_elsewhere(answer.split(None, 1)[1])
                 continue
             chosen = self.parse_answer(answer, moves)
             if chosen is None:
@@ -213,11 +408,16 @@ class TerminalSession:
             try:
                 self.say_event(game.apply(chosen))
             except IllegalMoveError as error:
-                self.console.print(f"Not allowed: {error}", style="red")
+                self.console.print(f"Not allowed: {self.yours(str(error))}", style="red", highlight=False)
                 continue
             return True
 
+    def yours(self, message: str) -> str:
+        """An error about the human's own hand says "your hand"."""
+        return message.replace(f"seat {self.human}'s hand", "your hand")
+
     def parse_answer(self, answer: str, moves: list[Move]) -> Move | None:
+        """A move from what the person typed: a number, a move, or a tile where it fits one way."""
         if answer.isdigit():
             number = int(answer)
             if 1 <= number <= len(moves):
@@ -225,10 +425,36 @@ class TerminalSession:
             self.console.print(f"Choose 1 to {len(moves)}.", style="red")
             return None
         try:
-            return Move.parse(answer)
+            typed = Move.parse(answer)
         except NotationError as error:
-            self.console.print(f"{error}. {HELP}", style="red")
+            self.console.print(f"{error}. {HELP}", style="red", highlight=False)
             return None
+        if typed in moves or typed.tile is None or typed.kind not in (Kind.LEAD, Kind.PLAY):
+            return typed
+        matches = matching_moves(typed, moves)
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            return typed  # the game says why it is not legal
+        return self.which(matches)
+
+    def which(self, matches: list[Move]) -> Move | None:
+        """Ask which of several moves a typed tile meant."""
+        game = self.game
+        choices = "   ".join(f"{letter}) {describe_move(move, game.layout)}"
+                               for letter, move in zip("abcdefghijklmnopqrstuvwxyz", matches, strict=False))
+        self.console.print(f"{matches[0].tile} fits {len(matches)} ways: {choices}", highlight=False)
+        try:
+            answer = self.ask("Which? ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if len(answer) == 1 and "a" <= answer < chr(ord("a") + min(26, len(matches))):
+            return matches[ord(answer) - ord("a")]
+        for move in matches:
+            if answer == str(move).lower():
+                return move
+        self.console.print("No move chosen.", style="red")
+        return None
 
     def undo(self) -> bool:
         """Take back the human's last move and the computer moves after it (this hand only)."""
@@ -247,16 +473,44 @@ class TerminalSession:
         return True
 
 
-def start_session(game: Game, ai: list[str], human: int, save_path: Path, console: Console | None = None,
-                  ask: Callable[[str], str] | None = None) -> TerminalSession:
-    computers = {}
-    specs = [spec for spec in ai] or ["greedy"]
+def matching_moves(typed: Move, moves: list[Move]) -> list[Move]:
+    """The legal placements a typed tile may mean: ``6-5`` anywhere it fits, ``5-6@1`` either way round on tile 1."""
+    same_tile = [move for move in moves if move.tile == typed.tile and move.is_placement]
+    if typed.kind == Kind.PLAY:
+        return [move for move in same_tile if move.target == typed.target]
+    return same_tile
+
+
+def level_of_seats(game: Game, ai: list[str], human: int) -> dict[int, str]:
+    """Each computer seat's level: ``ai`` in seat order, its last entry repeated for the rest."""
+    specs = ai or ["greedy"]
     others = [seat for seat in range(game.players) if seat != human]
-    for order, seat in enumerate(others):
-        spec = specs[min(order, len(specs) - 1)]
-        computers[seat] = make_player(spec, seed=(game.chance.seed if game.chance else 0) + seat)
-    meta = {"human_seat": human, "ai": {str(seat): specs[min(i, len(specs) - 1)] for i, seat in enumerate(others)}}
+    return {seat: specs[min(order, len(specs) - 1)] for order, seat in enumerate(others)}
+
+
+def start_session(game: Game, ai: list[str], human: int, save_path: Path | None, console: Console | None = None,
+                  ask: Callable[[str], str] | None = None) -> TerminalSession:
+    """A session for ``game`` (its first hand dealt, or resumed); builds each computer once to check its spec."""
+    computers = level_of_seats(game, ai, human)
+    for spec in set(computers.values()):
+        make_player(spec)
+    meta: dict[str, Any] = {"human_seat": human, "ai": {str(seat): spec for seat, spec in computers.items()}}
     return TerminalSession(game, computers, human, save_path, console, ask, meta)
 
 
-__all__ = ["BoneyardError", "TerminalSession", "hint", "start_session"]
+def resume_levels(data: dict[str, Any], game: Game) -> tuple[int, list[str]]:
+    """The human's seat and the computer levels stored in a record's ``meta`` (defaults: seat 0, greedy)."""
+    meta_value = data.get("meta")
+    meta: dict[str, Any] = meta_value if isinstance(meta_value, dict) else {}
+    human_value = meta.get("human_seat", 0)
+    valid = isinstance(human_value, int) and not isinstance(human_value, bool) and 0 <= human_value < game.players
+    human = human_value if valid else 0
+    stored = meta.get("ai", {})
+    levels = [str(stored.get(str(s), "greedy")) for s in range(game.players) if s != human] \
+        if isinstance(stored, dict) else ["greedy"]
+    return human, levels
+
+
+__all__ = ["HandChance", "SaveError", "TerminalSession", "check_save_path", "hint", "result_line",
+           "start_session"]
+

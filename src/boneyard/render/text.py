@@ -1,8 +1,16 @@
 """The table as text: arms of tiles read from the lead outwards, for the terminal.
 
 A pure function of the layout.  The main line runs left to right through the lead; every other
-arm (a spinner's short ends, a hub's top and bottom, a PIP double's toes) is a line of its own
-that names the tile it grows from.  Each tile is shown with its number (as in move notation).
+arm (a spinner's short ends, a hub's top and bottom, a PIP double's toes) is a line of its own,
+indented under the tile it grows from, so the arms of one tile stay together.  Each tile is shown
+with its number (as in move notation), and the kinds of doubles look different:
+
+* ``[6‖6]`` a crosswise double (two long sides);
+* ``[6✚6]`` a spinner (two sides, then two short ends);
+* ``«W✚W»`` PIP's hub, the starter (sides first, then top and bottom);
+* ``[5⋔5]`` a PIP double with three toes.
+
+:data:`LEGEND` says the same for a person at the table.
 """
 
 from __future__ import annotations
@@ -13,40 +21,75 @@ from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.moves import Kind, Move
 from boneyard.tiles import half_text
 
+#: what each mark of :func:`layout_lines` and the move list means
+LEGEND = """\
+[4|2]₃   tile 3 of the layout (moves name it: 5-4@3 joins a 4 to it); the near half is the one it joined
+[6‖6]    a double placed crosswise: tiles join its two long sides
+[6✚6]    a spinner: its two sides first, then its two short ends
+«W✚W»    PIP's hub (the starter): its two sides first, then top and bottom
+[5⋔5]    a PIP double with three toes; it owes plays on its toes before play goes elsewhere
+from ₃   an arm growing from tile 3 (a spinner's end, a hub's top or bottom, a toe), shown under it
+W        a wild half: joins any number, and any number joins it
+S R A D  PIP's letter halves: Skip the next player, Reverse the direction, play Again, the next player Draws
+(+10)    what the move scores now; (-2) what it costs"""
+
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
 
 def tile_text(placed: Placed, reverse: bool = False) -> Text:
     """``[4|2]₃``: a placed tile, oriented along its arm, with its number."""
     tile = placed.tile
-    if placed.is_double:
-        body = f"[{half_text(tile.high)}‖{half_text(tile.low)}]"
-        style = "bold magenta" if placed.role in (Role.SPINNER, Role.HUB) else "bold"
+    high, low = half_text(tile.high), half_text(tile.low)
+    if placed.role == Role.SPINNER:
+        body, style = f"[{high}✚{low}]", "bold magenta"
+    elif placed.role == Role.HUB:
+        body, style = f"«{high}✚{low}»", "bold magenta"
+    elif placed.role == Role.TOES:
+        body, style = f"[{high}⋔{low}]", "bold blue"
+    elif placed.is_double:
+        body, style = f"[{high}‖{low}]", "bold"
     else:
         inner, outer = half_text(placed.join), half_text(tile.other_half(placed.join))
         body = f"[{outer}|{inner}]" if reverse else f"[{inner}|{outer}]"
         style = "bold yellow" if tile.is_wild or tile.letter is not None else ""
     text = Text(body, style=style)
-    text.append(_subscript(placed.index), style="dim")
+    text.append(subscript(placed.index), style="dim")
     return text
 
 
-def _subscript(number: int) -> str:
-    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+def subscript(number: int) -> str:
+    return str(number).translate(_SUBSCRIPT)
 
 
-def _chain(layout: Layout, face: Face, branches: list[tuple[Face, list[Placed]]]) -> list[Placed]:
-    """Follow an arm from ``face``; side arms found on the way are queued in ``branches``."""
+def _arm(layout: Layout, face: Face) -> list[Placed]:
+    """The tiles of the arm that starts at ``face``, following each tile's first face outward."""
     chain: list[Placed] = []
     while face.child:
         placed = layout.tiles[face.child - 1]
         chain.append(placed)
-        faces = placed.faces
-        if not faces:
+        if not placed.faces:
             break
-        for extra in faces[1:]:
-            if extra.child:
-                branches.append((extra, []))
-        face = faces[0]
+        face = placed.faces[0]
     return chain
+
+
+def _side_faces(placed: Placed) -> list[Face]:
+    """The faces of a tile that start arms of their own (not the one its arm continues through)."""
+    first = 2 if placed.parent == 0 else 1  # the lead's first two faces are the main line
+    return [face for face in placed.faces[first:] if face.child]
+
+
+def _branches(layout: Layout, tiles: list[Placed], depth: int, lines: list[Text]) -> None:
+    for placed in tiles:
+        for face in _side_faces(placed):
+            arm = _arm(layout, face)
+            text = Text("  " * depth + f"from {subscript(face.owner)} ", style="dim")
+            for number, item in enumerate(arm):
+                if number:
+                    text.append(" ")
+                text.append_text(tile_text(item))
+            lines.append(text)
+            _branches(layout, arm, depth + 1, lines)
 
 
 def layout_lines(layout: Layout) -> list[Text]:
@@ -54,13 +97,9 @@ def layout_lines(layout: Layout) -> list[Text]:
     if not layout.tiles:
         return [Text("(the table is empty)", style="dim")]
     lead = layout.tiles[0]
-    branches: list[tuple[Face, list[Placed]]] = []
     faces = lead.faces
-    left = _chain(layout, faces[0], branches) if faces else []
-    right = _chain(layout, faces[1], branches) if len(faces) > 1 else []
-    for extra in faces[2:]:
-        if extra.child:
-            branches.insert(0, (extra, []))
+    left = _arm(layout, faces[0]) if faces else []
+    right = _arm(layout, faces[1]) if len(faces) > 1 else []
     line = Text()
     for placed in reversed(left):
         line.append_text(tile_text(placed, reverse=True))
@@ -70,32 +109,27 @@ def layout_lines(layout: Layout) -> list[Text]:
         line.append(" ")
         line.append_text(tile_text(placed))
     lines = [line]
-    done = 0
-    while done < len(branches):
-        face, _ = branches[done]
-        done += 1
-        arm = _chain(layout, face, branches)
-        text = Text(f"  from {_subscript(face.owner)} ", style="dim")
-        for number, placed in enumerate(arm):
-            if number:
-                text.append(" ")
-            text.append_text(tile_text(placed))
-        lines.append(text)
+    _branches(layout, [*reversed(left), lead, *right], 1, lines)
     return lines
 
 
 def describe_move(move: Move, layout: Layout) -> str:
-    """A move in words: ``4-2 on tile 3 (its 4 end)``."""
+    """A move in words: ``6-4 on tile 3 (4-2), its 4 end; leaves 6``.
+
+    Two different legal moves never read the same: a play names the half that joins first and
+    the half it leaves open (PIP's ``W-0@9`` and ``0-W@9`` both join tile 9, with opposite halves)."""
     if move.kind == Kind.LEAD:
         return f"lead {move}"
     if move.kind == Kind.PLAY:
         assert move.tile is not None
-        face = layout.face_for(move.target, move.half)
-        target = layout.tiles[move.target - 1].tile if move.target <= len(layout) else None
-        where = f"on tile {move.target} {target}" if target else f"on tile {move.target}"
-        if face is not None:
-            where += f" ({half_text(face.value)} end)"
-        return f"{move.tile} {where}"
+        join, out = half_text(move.half), half_text(move.tile.other_half(move.half))
+        where = f"tile {move.target}"
+        if move.target <= len(layout):
+            where += f" ({layout.tiles[move.target - 1].tile})"
+            face = layout.face_for(move.target, move.half)
+            if face is not None:
+                where += f", its {half_text(face.value)} end"
+        return f"{join}-{out} on {where}; leaves {out}"
     if move.kind == Kind.DRAW:
         return "draw from the stock"
     if move.kind == Kind.PASS:
