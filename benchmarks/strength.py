@@ -3,7 +3,10 @@
 For every variant the pairs expert-heuristic, heuristic-greedy, greedy-random (and
 expert-greedy, the project's target: at least 60% in two-player Block and All Fives) play
 duplicate deals (each deal once per seat rotation, so luck cancels); the table gives the first
-level's win rate with its 95% Wilson interval.  A second table gives each level's decision time
+level's win rate with its 95% Wilson interval.  The pair expert-previous plays today's expert
+against the expert of commit :data:`benchmarks.previous_expert.PREVIOUS_COMMIT` (unpacked from git
+into a temporary folder and run in a child process, see :mod:`benchmarks.previous_expert`).
+A second table gives each level's decision time
 per move (mean and 95th percentile), measured on a few hands of every variant.
 
     python -m benchmarks.strength                       # the short default run (a few minutes)
@@ -19,13 +22,14 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from benchmarks import previous_expert
 from boneyard.players.base import make_player
 from boneyard.rules.base import VARIANTS
 from boneyard.sim.simulate import simulate
 from boneyard.state import Game
 from boneyard.view import SeatView
 
-PAIRS = ("expert-heuristic", "heuristic-greedy", "greedy-random", "expert-greedy")
+PAIRS = ("expert-heuristic", "heuristic-greedy", "greedy-random", "expert-greedy", "expert-previous")
 
 
 def level_spec(name: str, expert: str) -> str:
@@ -37,6 +41,9 @@ def strength(variants: Sequence[str], pairs: Sequence[str], deals: int, expert: 
     rows: list[dict[str, object]] = []
     for variant in variants:
         for pair in pairs:
+            if pair == "expert-previous":  # the expert of an earlier commit, in a child process
+                rows.extend(previous_expert.match([variant], deals, expert, players, seed))
+                continue
             first, second = (level_spec(name, expert) for name in pair.split("-"))
             started = time.perf_counter()
             result = simulate(variant, players, deals, seed=seed, ai=[first, second], workers=workers,

@@ -41,9 +41,10 @@ def public_projection(view: SeatView) -> tuple[object, ...]:
             view.legal_moves(), view.hand_number)
 
 
-def positions(variant: str, players: int, seed: int, every: int = 3) -> Iterator[tuple[Game, list[Move]]]:
+def positions(variant: str, players: int, seed: int, every: int = 3,
+              options: dict[str, object] | None = None) -> Iterator[tuple[Game, list[Move]]]:
     """Positions of the first hand (with the moves that led there), played by greedy-ish random play."""
-    game = boneyard.new_game(variant, players, seed=seed)
+    game = boneyard.new_game(variant, players, seed=seed, options=options)
     rng = random.Random(seed)
     made: list[Move] = []
     step = 0
@@ -160,3 +161,37 @@ def test_arbitrary_hidden_shuffles_never_change_a_decision(variant: str, players
                 game.hands = saved_hands
                 game.stock = saved_stock
     assert checked >= 3
+
+
+PARTNERSHIPS = [{"partnerships": True}, {"partnerships": True, "partnership_block": "lowest_hand"}]
+
+
+@pytest.mark.parametrize("options", PARTNERSHIPS, ids=["side_total", "lowest_hand"])
+def test_the_partners_hand_is_hidden_too(options: dict[str, object]) -> None:
+    """Partnership Block: a tile of the partner's hand swapped with an opponent's, the hand replayed
+    (so every pass still happens), changes no decision — the expert plays for its side without
+    seeing its partner's tiles."""
+    checked = 0
+    for seed in range(6):
+        for game, made in positions("block", 4, seed, every=2, options=options):
+            seat = game.turn
+            partner = (seat + 2) % 4
+            view = SeatView(game, seat)
+            before = decisions(view)
+            projection = public_projection(view)
+            rng = random.Random(seed * 1000 + len(made))
+            for _ in range(8):
+                opponent = rng.choice([(seat + 1) % 4, (seat + 3) % 4])
+                if not game.hands[partner] or not game.hands[opponent]:
+                    break
+                mine, theirs = rng.choice(game.hands[partner]), rng.choice(game.hands[opponent])
+                alternative = replay_with_swap(game, made, mine, theirs)
+                if alternative is None or public_projection(SeatView(alternative, seat)) != projection:
+                    continue
+                assert sorted(alternative.hands[partner]) != sorted(game.hands[partner])
+                assert decisions(SeatView(alternative, seat)) == before, (options, seed, len(made))
+                checked += 1
+                break
+            if checked >= 8:
+                return
+    assert checked >= 4

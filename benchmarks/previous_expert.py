@@ -1,0 +1,176 @@
+"""The expert against the previous expert: today's code against the code of an earlier commit.
+
+The earlier code is not copied into the tree.  ``git archive COMMIT src`` unpacks that commit's
+package into a temporary folder, and a child process started with that folder on its
+``PYTHONPATH`` plays its seats: for every decision the match sends it the game's record so far
+(RECORD.md) and the seat; the child replays the record with its own engine, builds that seat's
+:class:`~boneyard.view.SeatView` and answers its expert's move in move notation.  The child sees
+the whole record, but its expert — like today's — decides from the seat's view alone (that is
+what ``tests/test_fairness.py`` proves of the expert at that commit too).
+
+The match is played on today's reference ``Game``: duplicate deals, each deal once with today's
+expert in every seat rotation (two players: each deal from both seats), the same time budget for
+both; the table gives today's expert's win rate with its 95% Wilson interval.
+
+    python -m benchmarks.previous_expert --variants block,draw --deals 4 --expert expert:time=0.1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from boneyard.chance import Chance, game_seed
+from boneyard.moves import Move
+from boneyard.players.base import make_player
+from boneyard.record import to_record
+from boneyard.rules.base import VARIANTS, make_rules
+from boneyard.sim.simulate import wilson
+from boneyard.state import Game
+from boneyard.view import SeatView
+
+#: the last commit before issue 15's stronger expert ("today's code" when the work started)
+PREVIOUS_COMMIT = "0ddea28"
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the child: one JSON request a line ({"record", "seat", "spec", "seed"}), one move a line back
+CHILD = """
+import json, sys
+from boneyard.players.base import make_player
+from boneyard.record import replay
+from boneyard.view import SeatView
+players = {}
+for line in sys.stdin:
+    request = json.loads(line)
+    key = (request["game"], request["seat"])
+    if key not in players:
+        players[key] = make_player(request["spec"], seed=request["seed"])
+    game = replay(request["record"])
+    move = players[key].choose(SeatView(game, request["seat"]))
+    sys.stdout.write(str(move) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def unpack(commit: str) -> Path:
+    """The ``src`` folder of ``commit``, unpacked once into the temporary folder."""
+    target = Path(tempfile.gettempdir()) / f"boneyard-previous-{commit}"
+    src = target / "src"
+    if not (src / "boneyard" / "__init__.py").exists():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+                                 check=True, capture_output=True).stdout
+        with tempfile.TemporaryFile() as handle:
+            handle.write(archive)
+            handle.seek(0)
+            with tarfile.open(fileobj=handle) as tar:
+                tar.extractall(target, filter="data")
+    return src
+
+
+class PreviousExpert:
+    """A seat played by the previous commit's expert in a child process."""
+
+    def __init__(self, child: subprocess.Popen[str], spec: str, game_id: int, seed: int) -> None:
+        self.child = child
+        self.spec = spec
+        self.game_id = game_id
+        self.seed = seed
+
+    def choose_in(self, game: Game, seat: int) -> Move:
+        request = {"record": to_record(game), "seat": seat, "spec": self.spec, "game": self.game_id,
+                   "seed": self.seed}
+        stdin: IO[str] | None = self.child.stdin
+        stdout: IO[str] | None = self.child.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(json.dumps(request) + "\n")
+        stdin.flush()
+        answer = stdout.readline().strip()
+        if not answer:
+            raise RuntimeError(f"the previous expert (commit {PREVIOUS_COMMIT}) stopped answering")
+        return Move.parse(answer)
+
+
+def start_child(commit: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(unpack(commit)))
+    return subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env=env)
+
+
+def play(variant: str, players: int, seed: int, index: int, rotation: int, spec: str,
+         child: subprocess.Popen[str]) -> bool:
+    """One game of deal ``index``; today's expert sits in the seats ``s`` with ``(s + rotation) % 2 == 0``.
+
+    Whether today's expert's side won."""
+    number = game_seed(seed, index)
+    game = Game(make_rules(variant, players), chance=Chance(number))
+    today = {s for s in range(players) if (s + rotation) % 2 == 0}
+    seats: list[Any] = [make_player(spec, seed=number + 101 * s) if s in today
+                        else PreviousExpert(child, spec, index * players + rotation, number + 101 * s)
+                        for s in range(players)]
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        seat = game.turn
+        player = seats[seat]
+        move = player.choose_in(game, seat) if isinstance(player, PreviousExpert) else player.choose(
+            SeatView(game, seat))
+        game.apply(move)
+    return game.winner is not None and game.winner in today
+
+
+def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: int,
+          commit: str = PREVIOUS_COMMIT) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    child = start_child(commit)
+    try:
+        for variant in variants:
+            started = time.perf_counter()
+            wins = games = 0
+            for index in range(deals):
+                for rotation in range(2):
+                    wins += play(variant, players, seed, index, rotation, spec, child)
+                    games += 1
+            low, high = wilson(wins, games)
+            rows.append({"variant": variant, "pair": f"{spec} vs {spec}@{commit}", "games": games, "wins": wins,
+                         "win_rate": wins / games, "ci95": [low, high], "seconds": time.perf_counter() - started})
+            print(f"{variant:16} {spec} vs {spec}@{commit:10} {wins:>4}/{games:<4} {wins / games:6.1%}  "
+                  f"[{low:.2f}, {high:.2f}]", flush=True)
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(timeout=30)
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.previous_expert", description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", default=",".join(sorted(VARIANTS)), help="comma-separated variants")
+    parser.add_argument("--deals", type=int, default=2, help="duplicate deals per variant (two games each)")
+    parser.add_argument("--expert", default="expert:time=0.1", help="the spec both experts play with")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--commit", default=PREVIOUS_COMMIT, help="the earlier commit to play against")
+    parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
+    args = parser.parse_args(argv)
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    print(f"Win rate of today's expert against the expert of commit {args.commit}, {args.players} players, "
+          f"{args.deals} duplicate deals, seed {args.seed}")
+    rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit)
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as handle:
+            json.dump({"previous": rows, "args": vars(args)}, handle, indent=2)
+
+
+if __name__ == "__main__":
+    main()
