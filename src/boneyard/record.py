@@ -25,8 +25,12 @@ from boneyard.tiles import parse_tiles
 FORMAT = "boneyard/1"
 
 
-def to_record(game: Game, *, seed: int | None = None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The record of ``game`` as a JSON-ready dict (finished or not)."""
+def to_record(game: Game, *, seed: int | None = None, meta: dict[str, Any] | None = None,
+              annotations: list[list[Any]] | None = None) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict (finished or not).
+
+    ``annotations`` (per hand, as :func:`annotations_of` reads them from the record being rewritten)
+    are kept, cut to the moves each hand has."""
     record: dict[str, Any] = {
         "format": FORMAT,
         "variant": game.rules.name,
@@ -34,6 +38,12 @@ def to_record(game: Game, *, seed: int | None = None, meta: dict[str, Any] | Non
         "players": list(game.names),
         "hands": [_hand_record(game, log) for log in game.log],
     }
+    for hand, notes in zip(record["hands"], annotations or [], strict=False):
+        kept = list(notes[:len(hand["moves"])])
+        while kept and kept[-1] is None:
+            kept.pop()
+        if kept:
+            hand["annotations"] = kept
     if seed is None and game.chance is not None:
         seed = game.chance.seed
     if seed is not None:
@@ -181,6 +191,24 @@ def _dice(value: Any, where: str) -> Dice:
     return Dice(pairs[0], pairs[1])
 
 
+def annotations_of(record: dict[str, Any]) -> list[list[dict[str, Any] | None]]:
+    """Per hand, the record's optional per-move ``annotations`` (RECORD.md), checked: a list no longer
+    than the hand's moves, each element ``null`` or an object.  Hands without them give ``[]``."""
+    hands = record.get("hands")
+    return [_hand_annotations(hand, number) for number, hand in enumerate(hands if isinstance(hands, list) else [], 1)]
+
+
+def _hand_annotations(hand: Any, number: int) -> list[dict[str, Any] | None]:
+    notes = hand.get("annotations", []) if isinstance(hand, dict) else []
+    moves = hand.get("moves") if isinstance(hand, dict) else None
+    where = f"hand {number}: 'annotations'"
+    if not isinstance(notes, list) or not all(note is None or isinstance(note, dict) for note in notes):
+        raise RecordError(f"{where} must be a list of objects or nulls, one per move")
+    if isinstance(moves, list) and len(notes) > len(moves):
+        raise RecordError(f"{where} has {len(notes)} entries for {len(moves)} moves")
+    return notes
+
+
 def replay(record: dict[str, Any]) -> Game:
     """Rebuild the game of ``record``; raises :class:`RecordError` at the first problem."""
     game = new_game_from(record)
@@ -190,6 +218,7 @@ def replay(record: dict[str, Any]) -> Game:
         if game.in_hand:
             raise RecordError(f"hand {number}: hand {number - 1} is not over, so no new hand may start")
         setup = _setup(game, hand, number)
+        _hand_annotations(hand, number)
         try:
             game.start_hand(setup)
         except BoneyardError as error:
@@ -212,8 +241,13 @@ def replay(record: dict[str, Any]) -> Game:
 
 
 def replay_json(record: dict[str, Any]) -> dict[str, Any]:
-    """The ``boneyard replay --json`` object of RECORD.md."""
-    return game_json(replay(record))
+    """The ``boneyard replay --json`` object of RECORD.md; an annotated move's event has an ``annotation``."""
+    result = game_json(replay(record))
+    for hand, notes in zip(result["hands"], annotations_of(record), strict=False):
+        for event, note in zip(hand["events"], notes, strict=False):
+            if note is not None:
+                event["annotation"] = note
+    return result
 
 
 def game_json(game: Game) -> dict[str, Any]:
@@ -252,6 +286,7 @@ def _scores_after(game: Game, log: HandLog) -> list[int]:
 def replay_text(record: dict[str, Any]) -> str:
     """A replay for a person to read."""
     game = replay(record)
+    notes = annotations_of(record)
     names = game.names
     lines = [f"{game.rules.title} — {', '.join(names)}"]
     options = non_defaults(game.rules.options)
@@ -271,6 +306,10 @@ def replay_text(record: dict[str, Any]) -> str:
                 parts = ", ".join(f"{item.name} {item.points:+d}" for item in event.scoring)
                 text += f"   {parts} = {event.points:+d}"
             lines.append(text)
+            hand_notes = notes[log.number - 1] if log.number <= len(notes) else []
+            note = hand_notes[number - 1] if number <= len(hand_notes) else None
+            if note is not None:
+                lines.append("         " + annotation_text(note, str(event.move)))
         result = log.result
         if result is None:
             lines.append("  (hand in progress)")
@@ -289,4 +328,27 @@ def replay_text(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["FORMAT", "dumps", "game_json", "load", "loads", "replay", "replay_json", "replay_text", "save", "to_record"]
+def annotation_text(note: dict[str, Any], move: str = "") -> str:
+    """One move's annotation in words: mark, value, the better move (unless it is ``move``), hindsight, comment."""
+    parts = []
+    if "mark" in note:
+        parts.append(str(note["mark"]))
+    if isinstance(note.get("value"), (int, float)):
+        parts.append(f"value {note['value']:+.1f}")
+    if "best" in note and note["best"] != move:
+        best = f"best {note['best']}"
+        if isinstance(note.get("best_value"), (int, float)):
+            best += f" {note['best_value']:+.1f}"
+        interval = note.get("interval")
+        if isinstance(interval, list) and len(interval) == 2 and all(isinstance(x, (int, float)) for x in interval):
+            best += f" (difference {interval[0]:+.1f} to {interval[1]:+.1f})"
+        parts.append(best)
+    if isinstance(note.get("open_hands"), (int, float)):
+        parts.append(f"open hands (hindsight) {note['open_hands']:+.1f}")
+    if note.get("comment"):
+        parts.append(str(note["comment"]))
+    return "» " + "; ".join(parts)
+
+
+__all__ = ["FORMAT", "annotation_text", "annotations_of", "dumps", "game_json", "load", "loads", "replay",
+           "replay_json", "replay_text", "save", "to_record"]

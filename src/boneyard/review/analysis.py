@@ -1,0 +1,527 @@
+"""The review's analysis: every decision of a seat valued from what that seat could see then.
+
+A record is replayed move by move.  At each turn of a reviewed seat with more than one legal move
+(a *decision*; forced moves are counted and skipped) the seat's :class:`~boneyard.view.SeatView`
+is built from the replayed game, and the expert's machinery values **every** legal move on the
+same sampled deals: :func:`~boneyard.players.expert.inference.infer` and
+:func:`~boneyard.players.expert.sampling.sample_deal` draw hidden hands and a stock order
+consistent with the view, and each move is played out on every deal — on the fast engine where
+:class:`~boneyard.players.expert.fastsearch.FastRoot` applies (exact alpha-beta once nothing can
+be drawn, greedy playouts before), on the reference game otherwise.  Nothing hidden is read: a
+decision's samples are seeded from the review's seed, the hand and the move number only, so two
+records that the seat cannot tell apart get the same review (``tests/test_review.py`` proves it).
+
+Values are the variant's own: the expected net points of the hand for the seat (or its side) —
+own score change over the hand minus the best opponent's, or the reverse in a lowest-score game
+(PIP).  Where some deal ends the game during this hand, each move also gets its win rate, and
+the moves are then compared by it (a point is worth little next to the game).
+
+Every move is compared with the best one deal by deal: the paired difference has a mean (the
+*loss*) and a 95% interval.  A move whose interval reaches zero is within the noise and is
+marked ``best``; otherwise :data:`THRESHOLDS` (per variant, documented in ``docs/review.md``) grade
+the loss as ``inaccuracy``, ``mistake`` or ``blunder``.
+
+**Open hands** (hindsight, double-dummy): the exact value of the position after the move played,
+every hand and the stock order known, solved by the fast engine's alpha-beta where it is
+affordable (at most :data:`OPEN_TILES` tiles in hands and stock, within the search's node limit);
+elsewhere it is omitted and the review says so.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from boneyard import __version__, record
+from boneyard.errors import BoneyardError
+from boneyard.moves import Kind, Move
+from boneyard.players import heuristic
+from boneyard.players.expert.determinize import determinize, rules_of, start_scores
+from boneyard.players.expert.fastsearch import FastRoot
+from boneyard.players.expert.inference import Inference, infer
+from boneyard.players.expert.sampling import sample_deal
+from boneyard.players.expert.search import DEFAULT_TIME, Endgame, Objective, playout, small_endgame
+from boneyard.state import Game
+from boneyard.tiles import Tile
+from boneyard.view import SeatView
+
+#: a won game in the review's objective: far above any hand's points, so it is decoded back out
+GAME = 1e8
+#: a deal's game result may be an average over a few playouts: a multiple of 1/n for any n dividing this
+_RESULT_GRID = 840
+Z95 = 1.959964
+MIN_SAMPLES = 2  #: deals at least per decision, whatever the clock says (an interval needs two)
+OPEN_TILES = 16  #: tiles in all hands and the stock at most for the open-hands solution
+MARKS = ("best", "inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The loss at which a move becomes an inaccuracy, a mistake, a blunder."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+    def mark(self, loss: float) -> str:
+        if loss >= self.blunder:
+            return "blunder"
+        if loss >= self.mistake:
+            return "mistake"
+        if loss >= self.inaccuracy:
+            return "inaccuracy"
+        return "best"
+
+
+#: expected points of the hand lost, per variant (see docs/review.md for the reasoning)
+THRESHOLDS = {
+    "block": Thresholds(3.0, 8.0, 15.0),
+    "draw": Thresholds(3.0, 8.0, 15.0),
+    "all-fives": Thresholds(3.0, 7.0, 15.0),
+    "bergen": Thresholds(0.3, 0.7, 1.5),
+    "double-bergen": Thresholds(2.0, 5.0, 10.0),
+    "flower-scorpion": Thresholds(0.5, 1.0, 2.0),
+    "pip": Thresholds(5.0, 12.0, 25.0),
+}
+#: win probability lost (half the expected game result lost: won 1, lost -1), where the game may end this hand
+WIN_THRESHOLDS = Thresholds(0.05, 0.10, 0.20)
+
+
+# ---------------------------------------------------------------------------- the objective
+class _ReviewObjective(Objective):
+    """The expert's objective on the reference game, with :data:`GAME` for the game's result."""
+
+    def value(self, game: Game) -> float:
+        delta = [now - before for now, before in zip(game.scores, self.start, strict=True)]
+        mine = delta[self.me]
+        rival = (min if self.lowest else max)(delta[s] for s in self.rivals)
+        value = float(rival - mine if self.lowest else mine - rival)
+        if game.finished and game.winner is not None:
+            value += GAME if game.winner in self.side else -GAME
+        return value
+
+
+class _ReviewRoot(FastRoot):
+    """The expert's fast-engine position, valued in points plus :data:`GAME` (no hand-win bonus)."""
+
+    def value(self) -> float:
+        game = self.game
+        scores, start = game.scores, self.start
+        value = float(scores[self.me] - start[self.me] - max(scores[s] - start[s] for s in self.rivals))
+        if game.finished and game.winner is not None:
+            value += GAME if game.winner in self.side else -GAME
+        return value
+
+
+class _OpenRoot(_ReviewRoot):
+    """Every tile known, the stock's order too: the exact search may run through the draws."""
+
+    def _closed(self) -> bool:
+        game = self.game
+        return super()._closed() or sum(hand.bit_count() for hand in game.hands) + game.stock_left <= OPEN_TILES
+
+    def load(self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile]) -> None:
+        super().load(hands, stock)
+        if stock:
+            self._plain = False  # the transposition key leaves out the stock's position
+
+
+def _split(value: float) -> tuple[float, float]:
+    """A value of the review's objective as (net points, game result: 1 won, -1 lost, 0 going on).
+
+    Where a deal's value is the mean of several playouts the result is their mean too."""
+    result = round(value / GAME * _RESULT_GRID) / _RESULT_GRID
+    return value - result * GAME, result
+
+
+# ---------------------------------------------------------------------------- one decision
+@dataclass(slots=True)
+class Estimate:
+    """Every legal move's values on the same sampled deals."""
+
+    moves: list[Move]
+    banked: float  #: net points this hand has already brought the seat (public)
+    points: list[list[float]]  #: [move][deal]: net points from now to the end of the hand
+    results: list[list[float]]  #: [move][deal]: 1 game won, -1 game lost, 0 the game goes on (means)
+    exact: bool = True  #: every deal's value was solved, none played out
+
+    @property
+    def samples(self) -> int:
+        return len(self.points[0]) if self.points else 0
+
+    @property
+    def game_may_end(self) -> bool:
+        return any(any(row) for row in self.results)
+
+    def value(self, index: int) -> float:
+        """Expected net points of the hand for ``moves[index]`` (what was banked plus what is to come)."""
+        row = self.points[index]
+        return self.banked + sum(row) / len(row)
+
+    def win_rate(self, index: int) -> float:
+        """The share of the deals in which the move wins the game."""
+        row = self.results[index]
+        return sum(max(0.0, r) for r in row) / len(row)
+
+    def game_result(self, index: int) -> float:
+        """The expected game result: won minus lost, over the deals."""
+        row = self.results[index]
+        return sum(row) / len(row)
+
+    def criterion(self, index: int) -> list[float]:
+        """Per deal, what moves are compared by: the game result where it may end, else the points."""
+        return self.results[index] if self.game_may_end else self.points[index]
+
+    def best(self) -> int:
+        """The move with the highest mean (the game's result first where it may end; ties: first listed)."""
+        def key(i: int) -> tuple[float, float, int]:
+            result = self.game_result(i) if self.game_may_end else 0.0
+            return (round(result, 9), round(self.value(i), 9), -i)
+        return max(range(len(self.moves)), key=key)
+
+    def paired(self, better: int, worse: int, *, points: bool = False) -> tuple[float, float, float]:
+        """Mean and 95% interval of ``better - worse`` deal by deal (points, or the criterion)."""
+        a = self.points[better] if points else self.criterion(better)
+        b = self.points[worse] if points else self.criterion(worse)
+        return paired_interval([x - y for x, y in zip(a, b, strict=True)])
+
+
+def paired_interval(diffs: Sequence[float]) -> tuple[float, float, float]:
+    """Mean of paired differences and its 95% interval (normal approximation)."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, -math.inf, math.inf
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def estimate(view: SeatView, rng: random.Random, *, seconds: float = DEFAULT_TIME,
+             samples: int | None = None) -> Estimate:
+    """Value every legal move of ``view`` on sampled deals (exactly ``samples``, or for ``seconds``)."""
+    moves = view.legal_moves()
+    if not moves:
+        raise ValueError(f"seat {view.seat} has no move: it is not its turn")
+    info = infer(view)
+    objective = _ReviewObjective(view)
+    root = _ReviewRoot.build(view, moves, sorted(objective.side))
+    result = Estimate(moves, _banked(view, objective), [[] for _ in moves], [[] for _ in moves])
+    deadline = None if samples is not None else time.perf_counter() + seconds
+    while True:
+        count = result.samples
+        if samples is not None and count >= samples:
+            break
+        if deadline is not None and count >= MIN_SAMPLES and time.perf_counter() >= deadline:
+            break
+        _add_deal(result, view, info, objective, root, rng)
+    if root is not None and root.noisy:
+        result.exact = False
+    return result
+
+
+def _banked(view: SeatView, objective: Objective) -> float:
+    """The net points the hand has brought so far (public: the scores now and at the hand's start)."""
+    before = start_scores(view, rules_of(view))
+    delta = [now - then for now, then in zip(view.scores, before, strict=True)]
+    rival = (min if objective.lowest else max)(delta[s] for s in objective.rivals)
+    return float(rival - delta[view.seat] if objective.lowest else delta[view.seat] - rival)
+
+
+def _add_deal(result: Estimate, view: SeatView, info: Inference, objective: _ReviewObjective,
+              root: FastRoot | None, rng: random.Random) -> None:
+    hands, stock = sample_deal(info, rng)
+    seed = rng.getrandbits(32)
+    if root is not None:
+        root.load(hands, stock)
+    for index, move in enumerate(result.moves):
+        if root is not None:
+            value = root.evaluate(index, random.Random(seed))
+        else:
+            game = determinize(info.public, hands, stock)
+            game.apply(move)
+            value, exact = _reference_value(game, objective, random.Random(seed))
+            result.exact &= exact
+        points, outcome = _split(value)
+        result.points[index].append(points)
+        result.results[index].append(outcome)
+
+
+def _reference_value(game: Game, objective: Objective, rng: random.Random) -> tuple[float, bool]:
+    """A determinized game after the move: solved when small enough, else one greedy playout."""
+    if game.in_hand and not game.finished and small_endgame(game):
+        exact = Endgame(objective).search(game, -math.inf, math.inf)
+        if exact is not None:
+            return exact, True
+    solved = not game.in_hand or game.finished
+    playout(game, rng)
+    return objective.value(game), solved
+
+
+def open_hands(game: Game, view: SeatView, move: Move) -> float | None:
+    """The exact net points of the hand after ``move`` with every hand and the stock order known
+    (hindsight), or ``None`` where it is not affordable."""
+    objective = _ReviewObjective(view)
+    stock = list(game.stock[game.stock_pos:])
+    hands = [list(hand) for hand in game.hands]
+    root = _OpenRoot.build(view, [move], sorted(objective.side))
+    if root is not None:
+        root.load(hands, stock)
+        value = root.evaluate(0, random.Random(0))
+        if root.noisy:
+            return None
+    else:
+        position = determinize(infer(view).public, hands, stock)
+        position.apply(move)
+        if position.in_hand and not position.finished:
+            if not small_endgame(position):
+                return None
+            solved = Endgame(objective).search(position, -math.inf, math.inf)
+            if solved is None:
+                return None
+            value = solved
+        else:
+            value = objective.value(position)
+    points, _ = _split(value)
+    return _banked(view, objective) + points
+
+
+# ---------------------------------------------------------------------------- the review
+@dataclass(slots=True)
+class MoveValue:
+    move: Move
+    value: float  #: expected net points of the hand
+    win: float | None  #: win rate of the game, where it may end this hand
+
+
+@dataclass(slots=True)
+class Decision:
+    """One reviewed decision."""
+
+    hand: int  #: 1-based
+    number: int  #: the move's number in the hand, 1-based (as in the record and the replay)
+    seat: int
+    played: Move
+    best: Move
+    values: list[MoveValue]
+    value: float
+    best_value: float
+    loss: float  #: expected net points lost (best minus played)
+    interval: tuple[float, float]  #: 95% interval of that loss (paired over the deals)
+    mark: str
+    samples: int
+    exact: bool
+    win: float | None = None  #: win rate of the move played, where the game may end
+    best_win: float | None = None
+    open_hands: float | None = None  #: hindsight; None where not affordable
+    by_game: bool = False  #: marked by the game's result lost (the game may end this hand), not by points
+    comment: str = ""
+
+    def annotation(self, by: str) -> dict[str, Any]:
+        """This decision as a record annotation (RECORD.md)."""
+        note: dict[str, Any] = {
+            "value": round(self.value, 2), "best": str(self.best), "best_value": round(self.best_value, 2),
+            "interval": [round(self.interval[0], 2), round(self.interval[1], 2)], "mark": self.mark,
+        }
+        if self.open_hands is not None:
+            note["open_hands"] = round(self.open_hands, 2)
+        if self.comment:
+            note["comment"] = self.comment
+        note["by"] = by
+        return note
+
+
+@dataclass(slots=True)
+class SeatSummary:
+    seat: int
+    name: str
+    decisions: int = 0
+    forced: int = 0
+    marks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MARKS, 0))
+    points_lost: float = 0.0  #: over the moves marked worse than best (noise counts as nothing)
+    costliest: list[Decision] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        """The share of decisions marked best (no move surely better)."""
+        return self.marks["best"] / self.decisions if self.decisions else 1.0
+
+
+@dataclass(slots=True)
+class Review:
+    variant: str
+    names: list[str]
+    seats: list[int]
+    by: str
+    decisions: list[Decision]
+    summaries: list[SeatSummary]
+    open_hands_note: str = ""
+    seconds: float = 0.0
+
+    def annotations(self) -> dict[tuple[int, int], dict[str, Any]]:
+        """(hand, move number) → annotation, for every reviewed decision."""
+        return {(d.hand, d.number): d.annotation(self.by) for d in self.decisions}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    seconds: float = DEFAULT_TIME
+    samples: int | None = None
+    seed: int = 0
+    open_hands: bool = True
+
+    @property
+    def by(self) -> str:
+        budget = f"samples={self.samples} seed={self.seed}" if self.samples is not None else f"time={self.seconds:g}"
+        return f"boneyard {__version__} review expert:{budget}"
+
+
+def positions(data: dict[str, Any]) -> Iterator[tuple[Game, int, int, Move]]:
+    """Every move of a record with the game as it stood before it: (game, hand, move number, move).
+
+    The whole record is replayed first, so a bad record fails before any work is done."""
+    final = record.replay(data)
+    game = Game(final.rules, final.names)
+    for log in final.log:
+        game.start_hand(log.setup)
+        for number, event in enumerate(log.events, 1):
+            yield game, log.number, number, event.move
+            game.apply(event.move)
+
+
+def review(data: dict[str, Any], seats: Sequence[int] | None = None, settings: Settings = Settings(),
+           *, hands: Sequence[int] | None = None) -> Review:
+    """Review the decisions of ``seats`` (every seat when ``None``) in the record ``data``.
+
+    ``hands`` (1-based numbers) limits the review to those hands."""
+    started = time.perf_counter()
+    final_names: list[str] = []
+    decisions: list[Decision] = []
+    summaries: dict[int, SeatSummary] = {}
+    variant = ""
+    open_seen = open_missing = 0
+    for game, hand, number, move in positions(data):
+        if not final_names:
+            final_names = list(game.names)
+            variant = game.rules.name
+            chosen = list(range(game.players)) if seats is None else list(seats)
+            for seat in chosen:
+                if not 0 <= seat < game.players:
+                    raise BoneyardError(f"--seat {seat}: the game has seats 0-{game.players - 1}")
+            summaries = {seat: SeatSummary(seat, game.names[seat]) for seat in chosen}
+        seat = game.turn
+        if seat not in summaries or (hands is not None and hand not in hands):
+            continue
+        view = SeatView(game, seat)
+        if len(view.legal_moves()) <= 1:
+            summaries[seat].forced += 1
+            continue
+        decision = judge(view, hand, number, move, settings)
+        if settings.open_hands:
+            decision.open_hands = open_hands(game, view, move)
+            open_seen += 1
+            open_missing += decision.open_hands is None
+        decisions.append(decision)
+    if not final_names:
+        raise BoneyardError("the record has no moves to review")
+    for decision in decisions:
+        summary = summaries[decision.seat]
+        summary.decisions += 1
+        summary.marks[decision.mark] += 1
+        if decision.mark != "best":
+            summary.points_lost += max(0.0, decision.loss)
+    for summary in summaries.values():
+        costly = [d for d in decisions if d.seat == summary.seat and d.mark != "best"]
+        costly.sort(key=lambda d: (-_severity(d), -d.loss))
+        summary.costliest = costly[:3]
+    note = ""
+    if open_missing:
+        note = (f"open hands (hindsight) solved for {open_seen - open_missing} of {open_seen} decisions; "
+                f"the others have more than {OPEN_TILES} tiles in hands and stock or run past the node limit")
+    return Review(variant, final_names, list(summaries), settings.by, decisions, list(summaries.values()), note,
+                  time.perf_counter() - started)
+
+
+def _severity(decision: Decision) -> int:
+    return MARKS.index(decision.mark)
+
+
+def judge(view: SeatView, hand: int, number: int, played: Move, settings: Settings = Settings()) -> Decision:
+    """Review one decision: ``played`` from ``view`` (the seat's view before the move)."""
+    rng = random.Random(f"{settings.seed}/{hand}/{number}")
+    est = estimate(view, rng, seconds=settings.seconds, samples=settings.samples)
+    best = est.best()
+    mine = est.moves.index(played)
+    ending = est.game_may_end
+    loss, low, high = est.paired(best, mine, points=True)
+    mark = "best"
+    by_game = False
+    if best != mine and ending and est.paired(best, mine)[1] > 0:
+        mark = WIN_THRESHOLDS.mark((est.game_result(best) - est.game_result(mine)) / 2)
+        by_game = mark != "best"
+    if best != mine and mark == "best" and low > 0:  # beyond the noise in points (or in the game, above)
+        mark = THRESHOLDS.get(view.variant, THRESHOLDS["draw"]).mark(loss)
+    values = [MoveValue(m, est.value(i), est.win_rate(i) if ending else None) for i, m in enumerate(est.moves)]
+    decision = Decision(
+        hand, number, view.seat, played, est.moves[best], values, est.value(mine), est.value(best), loss,
+        (low, high), mark, est.samples, est.exact,
+        win=est.win_rate(mine) if ending else None, best_win=est.win_rate(best) if ending else None,
+        by_game=by_game)
+    decision.comment = explain(view, decision)
+    return decision
+
+
+# ---------------------------------------------------------------------------- words
+def explain(view: SeatView, decision: Decision) -> str:
+    """Why the best move was better than the one played, in a few words ("" when it was the best)."""
+    played, best = decision.played, decision.best
+    if played == best:
+        return ""
+    if decision.mark == "best" and decision.interval[0] > 0:
+        return f"{best} was {decision.loss:.1f} points better, too little to call {played} an inaccuracy"
+    if decision.mark == "best":
+        return f"within the noise of {best} ({decision.loss:+.1f} points, interval {span(decision.interval)})"
+    if decision.by_game and decision.win is not None and decision.best_win is not None:
+        why = (f"{best} wins the game in {decision.best_win:.0%} of the deals, "
+               f"{played} in {decision.win:.0%}")
+    else:
+        why = _reason(view, best, played) or f"{best} does better in the sampled deals"
+    return f"{played} cost {decision.loss:.1f} points: {why}"
+
+
+def _reason(view: SeatView, best: Move, played: Move) -> str:
+    items = {item.move: item for item in heuristic.assess(view)}
+    a, b = items.get(best), items.get(played)
+    if a is None or b is None:
+        return ""
+    lowest = heuristic.lowest_score_wins(view)
+    if not lowest and a.points > b.points:
+        return f"{best} scores {a.points}, {played} {b.points}"
+    if b.points < 0 <= a.points:
+        return f"{played} took the scorpion's {b.points}"
+    new_voids = [void for void in a.voids if void not in b.voids]
+    if new_voids:
+        seat, suit = new_voids[0]
+        return f"{best} leaves a {suit} open that {view.names[seat]} has shown not to hold"
+    if played.kind == Kind.DRAW and best.kind != Kind.DRAW:
+        return f"{best} plays instead of drawing"
+    if a.suits_kept > b.suits_kept:
+        return f"{best} keeps {a.suits_kept} suits in hand, {played} only {b.suits_kept}"
+    if a.shed > b.shed:
+        return f"{best} sheds {a.shed} points of hand weight, {played} {b.shed}"
+    return ""
+
+
+def span(interval: tuple[float, float]) -> str:
+    """An interval of points for people: ``[-1.2, +3.4]``."""
+    return f"[{interval[0]:+.1f}, {interval[1]:+.1f}]"
+
+
+__all__ = [
+    "GAME", "MARKS", "THRESHOLDS", "WIN_THRESHOLDS", "Decision", "Estimate", "MoveValue", "Review", "SeatSummary",
+    "Settings", "Thresholds", "estimate", "judge", "open_hands", "paired_interval", "positions", "review", "span",
+]

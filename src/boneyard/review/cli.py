@@ -1,0 +1,81 @@
+"""The ``boneyard review`` command (registered by :mod:`boneyard.cli`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from boneyard import record
+from boneyard.errors import BoneyardError
+from boneyard.players.expert.search import DEFAULT_TIME
+from boneyard.review.analysis import Settings, review
+from boneyard.review.report import annotate, review_json, review_text
+
+
+def default_seat(data: dict[str, Any]) -> int:
+    """The seat a record's own human played (``meta.human_seat``), else seat 0."""
+    meta = data.get("meta")
+    seat = meta.get("human_seat", 0) if isinstance(meta, dict) else 0
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else 0
+
+
+def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds: float | None,
+               samples: int | None, seed: int, write: Path | None, force: bool, hindsight: bool) -> str:
+    """The command's work; returns what to print.  Bad input is a :class:`BoneyardError`."""
+    if seconds is not None and samples is not None:
+        raise BoneyardError("--time and --samples: give one budget, not both")
+    if seat is not None and every:
+        raise BoneyardError("--seat and --all: review one seat or every seat, not both")
+    if seconds is not None and not 0 < seconds <= 600:
+        raise BoneyardError(f"--time {seconds:g}: the seconds per decision must be above 0 and at most 600")
+    if samples is not None and samples < 2:
+        raise BoneyardError(f"--samples {samples}: at least 2 deals per decision (an interval needs two)")
+    if write is not None and write.exists() and not force:
+        what = "the reviewed record itself" if file.exists() and write.resolve() == file.resolve() else "a file"
+        raise BoneyardError(f"--write {write}: {what} is there already; pass --force to overwrite it")
+    data = record.load(file)
+    seats = None if every else [default_seat(data) if seat is None else seat]
+    settings = Settings(seconds=DEFAULT_TIME if seconds is None else seconds, samples=samples, seed=seed,
+                        open_hands=hindsight)
+    result = review(data, seats, settings)
+    if write is not None:
+        annotated = annotate(data, result)
+        try:
+            write.write_text(record.dumps(annotated), encoding="utf-8")
+        except OSError as error:
+            raise BoneyardError(f"--write {write}: cannot write ({error.strerror or error})") from None
+    return json.dumps(review_json(result)) if as_json else review_text(result)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("review")
+    def review_command(
+        file: Annotated[Path, typer.Argument(help="a boneyard/1 record (.boneyard.json)")],
+        seat: Annotated[int | None, typer.Option("--seat", help="the seat to review (default: the record's human, "
+                                                 "else 0)")] = None,
+        every: Annotated[bool, typer.Option("--all", help="review every seat")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="print the review as one JSON object")] = False,
+        seconds: Annotated[float | None, typer.Option(
+            "--time", help=f"seconds of search per decision (default {DEFAULT_TIME:g}; not reproducible)")] = None,
+        samples: Annotated[int | None, typer.Option(
+            "--samples", help="sampled deals per decision (reproducible with --seed)")] = None,
+        seed: Annotated[int, typer.Option(help="seed of the sampled deals")] = 0,
+        write: Annotated[Path | None, typer.Option(
+            "--write", help="write the record with the review's annotations to this file")] = None,
+        force: Annotated[bool, typer.Option("--force", help="let --write overwrite an existing file")] = False,
+        hindsight: Annotated[bool, typer.Option(
+            "--open-hands/--no-open-hands", help="solve each position with every hand known (hindsight)")] = True,
+    ) -> None:
+        """Review a game: each decision's value, the best move and what the move played cost."""
+        try:
+            output = run_review(file, seat, every, as_json, seconds, samples, seed, write, force, hindsight)
+        except BoneyardError as error:
+            typer.echo(f"boneyard: {error}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(output)
+
+
+__all__ = ["default_seat", "register", "run_review"]

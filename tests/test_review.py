@@ -1,0 +1,253 @@
+"""The game review (``boneyard review``): fair to the seat, right where the answer is known, kept in records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from boneyard import Game, make_rules, record
+from boneyard.cli import app
+from boneyard.players.base import make_player
+from boneyard.review.analysis import THRESHOLDS, Decision, Settings, estimate, paired_interval, review
+from boneyard.review.report import annotate, review_json
+from boneyard.view import SeatView
+from tests.helpers import filled
+
+FAST = Settings(samples=12, seed=3, open_hands=False)
+
+
+def greedy_game(variant: str, seed: int, **options: object) -> Game:
+    """A whole game between greedy players (deterministic for a seed)."""
+    game = Game(make_rules(variant, 2, options), ["Ann", "Bob"])
+    from boneyard.chance import Chance
+
+    game.chance = Chance(seed)
+    players = [make_player("greedy", seed=seat) for seat in range(2)]
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        game.apply(players[game.turn].choose(SeatView(game, game.turn)))
+    return game
+
+
+def fair_part(decision: Decision) -> tuple[object, ...]:
+    """Everything of a decision judged from the seat's view (open hands is hindsight, left out)."""
+    return (decision.hand, decision.number, decision.played, decision.best, decision.mark, decision.loss,
+            decision.interval, [(item.move, item.value, item.win) for item in decision.values], decision.comment)
+
+
+def hidden_swaps(data: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Copies of ``data`` whose first hand differs only where ``seat`` cannot see: a tile the opponent
+    never plays in that hand swapped with a stock tile nobody draws in it (legal replays only)."""
+    other = 1 - seat
+    hand = data["hands"][0]
+    played = {move.split("@")[0] for move in hand["moves"] if move[0].isdigit()}
+    played |= {"-".join(reversed(tile.split("-"))) for tile in played}
+    draws = sum(1 for move in hand["moves"] if move.startswith("draw"))
+    kept = [tile for tile in hand["deal"][other] if tile not in played]
+    untouched = list(range(draws, len(hand.get("stock", []))))
+    result = []
+    for tile in kept:
+        for position in untouched:
+            copy = json.loads(json.dumps(data))
+            copied = copy["hands"][0]
+            copied["deal"][other][copied["deal"][other].index(tile)] = copied["stock"][position]
+            copied["stock"][position] = tile
+            copy["hands"] = [copied]  # later hands would see the changed score of this one
+            try:
+                record.replay(copy)
+            except record.RecordError:
+                continue
+            result.append(copy)
+            if len(result) == 3:
+                return result
+    return result
+
+
+@pytest.mark.parametrize("variant", ["all-fives", "draw"])
+def test_review_of_a_seat_never_depends_on_hidden_tiles(variant: str) -> None:
+    for seed in range(20):  # the first game whose first hand leaves the opponent a tile to swap
+        data = record.to_record(greedy_game(variant, seed))
+        first = {**data, "hands": data["hands"][:1]}
+        swapped = hidden_swaps(first, seat=0)
+        if swapped:
+            break
+    assert swapped, "no hidden swap keeps the record legal"
+    base = review(first, [0], FAST)
+    assert base.decisions
+    for copy in swapped:
+        assert copy["hands"][0]["deal"] != first["hands"][0]["deal"]
+        other = review(copy, [0], FAST)
+        assert [fair_part(d) for d in other.decisions] == [fair_part(d) for d in base.decisions]
+
+
+def block_endgame(last: str) -> dict[str, Any]:
+    """Block, two players: Bob to move with 2-0, 1-1, 5-4; the ends are 0 (tile 6) and 5 (tile 8); Ann holds
+    6-3, 2-1, 5-1.  0-2@6 opens a line in which the table blocks and Bob loses the hand; 5-4@8 keeps a 4
+    end that only Bob can follow, and he dominoes."""
+    return {
+        "format": "boneyard/1", "variant": "block", "options": {}, "players": ["Ann", "Bob"],
+        "hands": [{
+            "deal": [["5-3", "6-3", "6-5", "2-1", "5-1", "4-4", "3-0"],
+                     ["4-0", "6-4", "2-0", "3-3", "1-1", "5-4", "5-0"]],
+            "stock": ["3-1", "5-5", "6-0", "6-6", "4-3", "5-2", "6-2", "4-2", "4-1", "0-0", "3-2", "1-0", "2-2", "6-1"],
+            "moves": ["4-4", "4-0@1", "0-3@2", "3-3@3", "3-5@4", "5-0@5", "pass", "4-6@1", "6-5@7", last],
+        }],
+    }
+
+
+def solved(game: Game, me: int) -> tuple[int, str, int | None]:
+    """Brute-force minimax of the rest of the hand on the reference engine: (me minus the other, end, winner)."""
+    if not game.in_hand:
+        result = game.hand.result
+        assert result is not None
+        return game.scores[me] - game.scores[1 - me], result.end, result.winner
+    lines = []
+    for move in game.legal_moves():
+        game.apply(move)
+        lines.append(solved(game, me))
+        game.undo()
+    return (max if game.turn == me else min)(lines, key=lambda line: line[0])
+
+
+def test_the_only_move_that_avoids_a_block_loss_is_best_and_the_other_a_mistake() -> None:
+    truth = {}
+    for last in ("0-2@6", "5-4@8"):
+        game = record.replay(block_endgame(last))
+        truth[last] = solved(game, 1)
+    assert truth["0-2@6"][1:] == ("blocked", 0) and truth["5-4@8"][1:] == ("domino", 1)
+    settings = Settings(samples=20, seed=1, open_hands=True)
+    decision = review(block_endgame("0-2@6"), [1], settings).decisions[-1]
+    assert (decision.number, str(decision.played), str(decision.best)) == (10, "0-2@6", "5-4@8")
+    assert decision.mark in ("mistake", "blunder")
+    assert decision.loss >= THRESHOLDS["block"].mistake and decision.interval[0] > 0
+    assert decision.exact  # two-player Block is solved to the end of the hand on every deal
+    assert decision.open_hands == truth["0-2@6"][0]  # hindsight: exactly the hand as it would go
+    right = review(block_endgame("5-4@8"), [1], settings).decisions[-1]
+    assert (right.mark, right.best, right.comment) == ("best", right.played, "")
+    assert right.open_hands == truth["5-4@8"][0]
+
+
+def fives_position(move: str) -> dict[str, Any]:
+    """All Fives: Bob leads 6-3 (9, nothing); Ann holds 6-6 (on the 6: 12 + 3 = 15) and 3-2 (6 + 2, nothing)."""
+    options = {"first_lead": "random_player_any_tile"}  # Bob's lead, whoever holds the heaviest double
+    rules = make_rules("all-fives", 2, options)
+    setup = filled(rules, ["6-6 3-2 1-0 2-0 1-1 2-1 3-0", "6-3"], leader=1)
+    return {
+        "format": "boneyard/1", "variant": "all-fives", "options": options, "players": ["Ann", "Bob"],
+        "hands": [{"deal": [[str(t) for t in hand] for hand in setup.deal], "stock": [str(t) for t in setup.stock],
+                   "leader": 1, "moves": ["6-3", move]}],
+    }
+
+
+def test_a_move_scoring_15_against_one_scoring_nothing() -> None:
+    settings = Settings(samples=30, seed=2, open_hands=False)
+    game = record.replay({**fives_position("6-6@1"), "hands": [{**fives_position("6-6@1")["hands"][0],
+                                                                  "moves": ["6-3"]}]})
+    view = SeatView(game, 0)
+    moves = [str(m) for m in view.legal_moves()]
+    assert "6-6@1" in moves and "2-3@1" not in moves and any(m.startswith("3-2@1") for m in moves)
+    missed = review(fives_position("3-2@1"), [0], settings).decisions[0]
+    assert str(missed.best) == "6-6@1"
+    assert missed.mark in ("mistake", "blunder")
+    assert missed.loss >= THRESHOLDS["all-fives"].mistake
+    assert "scores 15" in missed.comment
+    scored = review(fives_position("6-6@1"), [0], settings).decisions[0]
+    assert scored.mark == "best" and scored.played == scored.best
+
+
+def test_forced_moves_are_skipped_and_counted() -> None:
+    result = review(block_endgame("0-2@6"), [0], FAST)
+    summary = result.summaries[0]
+    assert summary.forced >= 1  # Ann's pass
+    assert all(decision.seat == 0 for decision in result.decisions)
+    assert summary.decisions == len(result.decisions)
+    assert {str(d.played) for d in result.decisions}.isdisjoint({"pass"})
+
+
+def test_samples_make_the_review_reproducible() -> None:
+    data = record.to_record(greedy_game("all-fives", 5))
+    data = {**data, "hands": data["hands"][:1]}
+    first, second = review(data, [1], FAST), review(data, [1], FAST)
+    assert [fair_part(d) for d in first.decisions] == [fair_part(d) for d in second.decisions]
+
+
+def test_paired_interval() -> None:
+    mean, low, high = paired_interval([1.0, 3.0, 2.0, 2.0])
+    assert mean == 2.0 and low < 2.0 < high
+    assert paired_interval([2.0, 2.0, 2.0]) == (2.0, 2.0, 2.0)
+
+
+def test_estimate_values_every_legal_move() -> None:
+    game = record.replay({**fives_position("6-6@1"), "hands": [{**fives_position("6-6@1")["hands"][0],
+                                                                  "moves": ["6-3"]}]})
+    import random
+
+    view = SeatView(game, 0)
+    result = estimate(view, random.Random(0), samples=5)
+    assert result.moves == view.legal_moves()
+    assert result.samples == 5 and all(len(row) == 5 for row in result.points)
+
+
+def test_annotations_round_trip_through_a_record_and_replay(tmp_path: Path) -> None:
+    data = block_endgame("0-2@6")
+    result = review(data, [1], Settings(samples=6, seed=0))
+    annotated = annotate(data, result)
+    notes = annotated["hands"][0]["annotations"]
+    assert len(notes) == 10 and notes[:9].count(None) >= 5
+    assert notes[9]["mark"] == result.decisions[-1].mark != "best"
+    assert notes[9]["best"] == "5-4@8" and notes[9]["by"].startswith("boneyard")
+    assert set(notes[9]) <= {"value", "best", "best_value", "interval", "mark", "open_hands", "comment", "by"}
+    path = tmp_path / "review.boneyard.json"
+    path.write_text(record.dumps(annotated), encoding="utf-8")
+    loaded = record.load(path)
+    assert record.annotations_of(loaded) == [notes]
+    events = record.replay_json(loaded)["hands"][0]["events"]
+    assert events[9]["annotation"] == notes[9]
+    assert all("annotation" not in event for event, note in zip(events, notes, strict=True) if note is None)
+    assert record.replay_json(data) == record.game_json(record.replay(data))  # unannotated: as before
+    text = record.replay_text(loaded)
+    assert f"» {notes[9]['mark']}" in text and "best 5-4@8" in text
+    # a writer rewriting the game keeps them
+    rewritten = record.to_record(record.replay(loaded), annotations=record.annotations_of(loaded))
+    assert rewritten["hands"][0]["annotations"] == notes
+
+
+def test_bad_annotations_are_refused_with_where() -> None:
+    data = block_endgame("0-2@6")
+    data["hands"][0]["annotations"] = [None] * 11
+    with pytest.raises(record.RecordError, match=r"hand 1: 'annotations' has 11 entries for 10 moves"):
+        record.replay(data)
+    data["hands"][0]["annotations"] = ["great move"]
+    with pytest.raises(record.RecordError, match=r"hand 1: 'annotations' must be a list of objects or nulls"):
+        record.replay(data)
+
+
+def test_review_command(tmp_path: Path) -> None:
+    source = tmp_path / "game.boneyard.json"
+    source.write_text(record.dumps(block_endgame("0-2@6")), encoding="utf-8")
+    out = tmp_path / "reviewed.boneyard.json"
+    runner = CliRunner()
+    result = runner.invoke(app, ["review", str(source), "--seat", "1", "--samples", "6", "--json",
+                                 "--write", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    mark = report["decisions"][-1]["mark"]
+    assert report["summaries"][0]["seat"] == 1 and mark in ("mistake", "blunder")
+    assert report == review_json(review(block_endgame("0-2@6"), [1], Settings(samples=6, seed=0))) | {
+        "seconds": report["seconds"]}
+    assert record.annotations_of(record.load(out))[0][9]["mark"] == mark
+    assert "annotations" not in json.loads(source.read_text(encoding="utf-8"))["hands"][0]
+    replayed = runner.invoke(app, ["replay", str(out)])
+    assert f"» {mark}" in replayed.stdout
+    again = runner.invoke(app, ["review", str(source), "--samples", "6", "--write", str(out)])
+    assert again.exit_code == 2 and "pass --force" in again.stderr
+    both = runner.invoke(app, ["review", str(source), "--samples", "6", "--time", "1"])
+    assert both.exit_code == 2 and "not both" in both.stderr
+    seat = runner.invoke(app, ["review", str(source), "--seat", "5"])
+    assert seat.exit_code == 2 and "--seat 5" in seat.stderr
