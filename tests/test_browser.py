@@ -356,6 +356,13 @@ def wait_for_my_move(server: Server, game_id: str, count: int) -> list[str]:
     return moves
 
 
+def logged_tile(move: str) -> str:
+    """The tile of a move as the log names it (``4-2@1`` and ``2-4@1`` both play 4-2)."""
+    from boneyard.moves import Move
+
+    return str(Move.parse(move).tile)
+
+
 def tile_at(page: Any, tile: str) -> tuple[float, float, int]:
     """Centre and rotation of a tile drawn on the table (from its SVG transform)."""
     transform = page.locator(f'#table g.tile[data-tile="{tile}"]').get_attribute("transform")
@@ -393,7 +400,7 @@ def test_dragging_a_tile_onto_a_lit_end_plays_it_there(server: Server, browser: 
     centre_x, centre_y, rotation = tile_at(page, tile)
     assert (round(centre_x, 3), round(centre_y, 3), rotation % 180) == (round(place[0], 3), round(place[1], 3),
                                                                          place[2])
-    page.wait_for_selector(f"#history li >> text=You: {played[-1]}", state="attached")
+    page.wait_for_selector(f"#history li >> text=You played {logged_tile(played[-1])} on the", state="attached")
     assert tile not in [str(t) for t in server_game(server, game_id).hands[0]]
     assert f'data-tile="{tile}"' in httpx.get(f"{server.url}/api/games/{game_id}/table.svg", timeout=20).text
     page.context.close()
@@ -415,6 +422,6 @@ def test_double_click_plays_a_tile_that_fits_one_place_and_selects_one_that_fits
     assert played[-1].split("@")[0] in (single, "-".join(reversed(single.split("-"))))
     page.wait_for_selector(f'#table g.tile[data-tile="{single}"]')
     assert page.locator(f'#hand .hand-tile[data-tile="{single}"]').count() == 0
-    page.wait_for_selector(f"#history li >> text=You: {played[-1]}", state="attached")
+    page.wait_for_selector(f"#history li >> text=You played {logged_tile(played[-1])} on the", state="attached")
     assert single not in [str(t) for t in server_game(server, game_id).hands[0]]
     page.context.close()

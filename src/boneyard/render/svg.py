@@ -34,14 +34,17 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def half_svg(text: str, left: float) -> str:
-    """One half (a unit square whose left edge is at ``left``, top at -0.5)."""
+def half_svg(text: str, left: float, rotation: int = 0) -> str:
+    """One half (a unit square whose left edge is at ``left``, top at -0.5) of a tile turned
+    ``rotation`` degrees: a letter or wild half is turned back so it reads upright."""
     if text.isdigit():
         return "".join(f'<circle cx="{_num(left + x)}" cy="{_num(y - 0.5)}" r="{PIP_RADIUS}" fill="{PIP}"/>'
                        for x, y in PIP_POSITIONS[int(text)])
     label = "★" if text == "W" else escape(text)
-    return (f'<text x="{_num(left + 0.5)}" y="0.02" font-size="0.62" font-family="sans-serif" font-weight="700" '
-            f'text-anchor="middle" dominant-baseline="middle" fill="{SPECIAL}">{label}</text>')
+    centre = _num(left + 0.5)
+    upright = f' transform="rotate({-rotation} {centre} 0)"' if rotation % 360 else ""
+    return (f'<text x="{centre}" y="0.02" font-size="0.62" font-family="sans-serif" font-weight="700" '
+            f'text-anchor="middle" dominant-baseline="middle" fill="{SPECIAL}"{upright}>{label}</text>')
 
 
 def tile_group(box: TileBox, *, css_class: str = "tile", opacity: float | None = None) -> str:
@@ -52,7 +55,7 @@ def tile_group(box: TileBox, *, css_class: str = "tile", opacity: float | None =
             f'<rect x="-0.97" y="-0.47" width="1.94" height="0.94" rx="0.12" fill="{FACE}" stroke="{EDGE}" '
             f'stroke-width="0.05"/>'
             f'<line x1="0" y1="-0.36" x2="0" y2="0.36" stroke="{EDGE}" stroke-width="0.04"/>'
-            f"{half_svg(box.halves[0], -0.97)}{half_svg(box.halves[1], -0.03)}</g>")
+            f"{half_svg(box.halves[0], -0.97, box.rotation)}{half_svg(box.halves[1], -0.03, box.rotation)}</g>")
 
 
 def table_svg(geometry: Geometry, *, hotspots: Iterable[Hotspot] = (), scale: float = 32.0,

@@ -21,7 +21,7 @@ from boneyard.layout import Layout, Role
 from boneyard.moves import Kind
 from boneyard.rules.all_fives import AllFives
 from boneyard.rules.pip import TOE_PLAYS
-from boneyard.state import Game, ScoreItem
+from boneyard.state import Event, Game, ScoreItem
 from boneyard.tiles import A, D, R, S, half_text
 from boneyard.view import PublicEvent, SeatView
 
@@ -74,7 +74,7 @@ def _items(scoring: list[ScoreItem]) -> str:
     return ", ".join(f"{item.name} {signed(item.points)}" for item in scoring)
 
 
-def _placement(event: PublicEvent, layout: Layout, number: int, who: str, count: int | None) -> str:
+def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str, count: int | None) -> str:
     move = event.move
     placed = layout.tiles[number - 1]
     if move.kind == Kind.LEAD:
@@ -95,6 +95,24 @@ def _placement(event: PublicEvent, layout: Layout, number: int, who: str, count:
     if placed.role == Role.TOES:
         notes.append(f"a double: the next {TOE_PLAYS} plays go on its toes")
     return text + (": " + "; ".join(notes) if notes else "")
+
+
+def _event_text(event: PublicEvent | Event, who: str, layout: Layout, placed: int, count: int | None) -> str:
+    """One move in words; ``placed`` is the number of the tile it put down, if it did."""
+    move = event.move
+    if move.is_placement:
+        return _placement(event, layout, placed, who, count)
+    if move.kind == Kind.DRAW:
+        return f"{who} drew a tile"
+    if move.kind == Kind.PASS:
+        return f"{who} passed"
+    given = "a tile" if move.tile is None else str(move.tile)
+    return f"{who} gave {given} to the next player"
+
+
+def latest_text(game: Game, event: Event) -> str:
+    """The move just made in ``game`` (``event``), in words, as the replay viewer shows it."""
+    return _event_text(event, game.names[event.seat], game.layout, len(game.layout), open_count(game))
 
 
 def hand_log(game: Game, seat: int | None) -> list[dict[str, Any]]:
@@ -120,14 +138,8 @@ def hand_log(game: Game, seat: int | None) -> list[dict[str, Any]]:
                 entries.append({"seat": event.seat, "text": f"{who} drew {plural(draws, 'tile')}"})
                 draws = 0
             continue
-        if move.is_placement:
-            placed += 1
-            text = _placement(event, layout, placed, who, counts[placed - 1])
-        elif move.kind == Kind.PASS:
-            text = f"{who} passed"
-        else:
-            given = "a tile" if move.tile is None else str(move.tile)
-            text = f"{who} gave {given} to the next player"
+        placed += move.is_placement
+        text = _event_text(event, who, layout, placed, counts[placed - 1] if move.is_placement else None)
         entries.append({"seat": event.seat, "text": text})
     result = game.hand.result
     if result is not None:
@@ -161,4 +173,4 @@ def table_fields(game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
-__all__ = ["hand_end_text", "hand_log", "open_count", "plural", "table_fields"]
+__all__ = ["hand_end_text", "hand_log", "latest_text", "open_count", "plural", "table_fields"]

@@ -12,6 +12,7 @@ from typing import Any
 from boneyard import record
 from boneyard.render.geometry import Geometry, layout_geometry, table_size
 from boneyard.state import Game
+from boneyard.web.narrate import latest_text
 
 
 def _step(game: Game, geometry: Geometry, event: dict[str, Any] | None) -> dict[str, Any]:
@@ -53,6 +54,7 @@ def replay_steps(data: dict[str, Any]) -> dict[str, Any]:
             game.apply(event.move)
             steps.append(_step(game, geometry, {
                 "number": number, "seat": event.seat, "name": game.names[event.seat], "move": str(event.move),
+                "text": latest_text(game, event),
                 "points": event.points,
                 "scoring": [{"name": item.name, "points": item.points} for item in event.scoring],
             }))

@@ -1,5 +1,5 @@
 // The Boneyard web table: lobby, game table and replay viewer (plain ES module, no build).
-import { drawTable, setPips, tileSvg } from "./table.js";
+import { backSvg, drawTable, iconSvg, pileSvg, setPips, tileSvg } from "./table.js";
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const SPEEDS = { off: 0, fast: 150, normal: 350, slow: 700 };
@@ -25,6 +25,20 @@ async function api(path, options = {}) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(data.detail || `${response.status} ${response.statusText}`);
   return data;
+}
+
+/** "1 tile", "2 tiles". */
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** "You score" / "Ann scores": the verb agrees with the person. */
+function says(name, isYou, verb) {
+  return isYou ? `You ${verb}` : `${name} ${verb}s`;
+}
+
+function signed(points) {
+  return `${points > 0 ? "+" : ""}${points}`;
 }
 
 function announce(text) {
@@ -281,7 +295,9 @@ function onState(state) {
   if (newVersion) {
     table.selected = null;
     table.choosing = null;
-    if (state.last && (!previous || previous.version < state.version)) callout(state.last);
+    if (state.log.length && (!previous || previous.version < state.version)) {
+      announce(state.log[state.log.length - 1].text);
+    }
   }
   const fresh = newVersion && previous && previous.hand_number === state.hand_number ? table.placed + 1 : Infinity;
   table.version = state.version;
@@ -293,25 +309,13 @@ function onState(state) {
   renderSummary();
 }
 
-function callout(last) {
-  const who = last.name;
-  let text = `${who}: ${last.move}`;
-  if (last.scoring.length) {
-    text = `${who} scores ${last.points > 0 ? "+" : ""}${last.points} (${last.scoring.map((s) => `${s.name} ${s.points > 0 ? "+" : ""}${s.points}`).join(", ")})`;
-  }
-  announce(text);
-  if (!last.scoring.length) return;
-  const bubble = h("div", { class: "callout", role: "status", text });
-  $("#callouts").append(bubble);
-  setTimeout(() => bubble.remove(), Math.max(1500, speed() * 6));
-}
-
 function renderTable(fresh = Infinity) {
   const state = table.state;
   const spots = table.selected ? myHotspots(table.selected) : [];
   if (table.active >= spots.length) table.active = 0;
   drawTable($("#table"), {
     tiles: state.table.tiles, view: state.table.view, spots, fresh, active: spots.length > 1 ? table.active : 0,
+    last: state.last_tile, owed: state.owed.map((item) => item.tile),
     onSpot: playSpot, onDrop: (spot, event) => {
       const tile = event.dataTransfer.getData("text/plain");
       if (tile === spot.tile) playSpot(spot);
@@ -319,28 +323,44 @@ function renderTable(fresh = Infinity) {
   });
 }
 
+function playerChip(state, player, seat) {
+  const you = seat === state.you;
+  const turn = seat === state.turn;
+  const backs = you ? null : h("span", { class: "backs", "aria-hidden": "true" },
+    Array.from({ length: Math.min(player.tiles, 12) }, () => backSvg()));
+  return h("li", {
+    class: ["player", turn ? "turn" : "", you ? "you" : ""].join(" "), "data-seat": seat,
+    "aria-label": `${player.name}${you ? " (you)" : ""}: ${player.score} points, ${plural(player.tiles, "tile")}${turn ? ", on turn" : ""}`,
+  },
+  h("span", { class: "name", text: `${turn ? "▶ " : ""}${player.name}${you && player.name !== "You" ? " (you)" : ""}` }),
+  h("span", { class: "score", "data-seat": seat, text: `${player.score}` }),
+  backs,
+  h("span", { class: "tiles", "data-count": player.tiles, text: plural(player.tiles, "tile") }),
+  h("span", { class: "who", text: player.kind === "computer" ? player.level : player.claimed ? (player.connected ? "online" : "away") : "free seat" }),
+  state.you === null && player.kind === "human" && !player.claimed
+    ? h("button", { onclick: () => send({ type: "claim", seat }), text: "Sit here" }) : null);
+}
+
 function renderInfo() {
   const state = table.state;
   $("#game-title").textContent = state.title;
-  const facts = [`Hand ${state.hand_number}`, `Stock ${state.stock}`];
+  const facts = [`Hand ${state.hand_number}`];
   if (state.target !== null) facts.push(`Target ${state.target}`);
   if (state.dice) facts.push(`Flower ${state.dice.flower.join("+")} · Scorpion ${state.dice.scorpion.join("+")}`);
   if (state.variant === "pip" && state.players.length > 2) facts.push(state.direction > 0 ? "Clockwise ↻" : "Counter-clockwise ↺");
-  if (state.pending.length) {
-    const [index, owed] = state.pending[state.pending.length - 1];
-    facts.push(`Double on tile ${index} needs ${owed} more`);
+  for (const owed of state.owed) {
+    const box = state.table.tiles.find((tile) => tile.index === owed.tile);
+    facts.push(`Double ${box ? box.tile : `on tile ${owed.tile}`} owes ${plural(owed.plays, "more play")}`);
   }
   $("#facts").textContent = facts.join(" · ");
-  $("#table-players").replaceChildren(...state.players.map((player, seat) => h("li", {
-    class: ["player", seat === state.turn ? "turn" : "", seat === state.you ? "you" : ""].join(" "),
-    "data-seat": seat,
-  },
-  h("span", { class: "name", text: `${seat === state.turn ? "▶ " : ""}${player.name}${seat === state.you && player.name !== "You" ? " (you)" : ""}` }),
-  h("span", { class: "score", "data-seat": seat, text: `${player.score}` }),
-  h("span", { class: "tiles", text: `${player.tiles} tiles` }),
-  h("span", { class: "who", text: player.kind === "computer" ? player.level : player.claimed ? (player.connected ? "online" : "away") : "free seat" }),
-  state.you === null && player.kind === "human" && !player.claimed
-    ? h("button", { onclick: () => send({ type: "claim", seat }), text: "Sit here" }) : null)));
+  const stock = h("li", { class: "stock-pile", "aria-label": `stock: ${plural(state.stock, "tile")}` },
+    pileSvg(state.stock), h("span", { class: "tiles", id: "stock-count", "data-count": state.stock,
+      text: `Stock ${state.stock}` }));
+  $("#table-players").replaceChildren(...state.players.map((player, seat) => playerChip(state, player, seat)), stock);
+  const count = $("#count");
+  count.hidden = state.count === null || state.count === undefined;
+  count.textContent = count.hidden ? "" : `Count ${state.count}`;
+  count.dataset.count = count.hidden ? "" : String(state.count);
   const myTurn = state.you !== null && state.turn === state.you;
   $("#draw").hidden = !state.can_draw;
   $("#pass").hidden = !state.can_pass;
@@ -350,16 +370,25 @@ function renderInfo() {
   if (state.finished) status = "The game is over.";
   else if (!state.in_hand) status = "The hand is over.";
   else if (state.you === null) status = `Watching — ${state.players[state.turn].name} to play.`;
-  else if (myTurn) status = state.gives.length ? "Choose a tile to give to the next player." : state.can_draw ? "No tile fits: draw." : state.can_pass ? "No move: pass." : "Your turn: pick a tile.";
+  else if (myTurn) status = state.gives.length ? "Your turn: choose a tile to give to the next player." : state.can_draw ? "Your turn: no tile fits, draw." : state.can_pass ? "Your turn: no move, pass." : "Your turn: pick a tile.";
   else status = `${state.players[state.turn].name} is thinking…`;
   $("#status").textContent = status;
-  $("#history").replaceChildren(...state.history.slice(-14).map((e) => h("li", {
-    text: `${e.name}: ${e.move}${e.scoring.length ? `  (${e.points > 0 ? "+" : ""}${e.points})` : ""}` })));
+  renderLog(state.log);
   const link = $("#download");
   link.hidden = !state.finished;
   link.href = `/api/games/${state.game}/record`;
   $("#replay-link").hidden = !state.finished;
   $("#replay-link").href = `/replay/${state.game}`;
+}
+
+function renderLog(entries) {
+  const list = $("#history");
+  list.replaceChildren(...entries.map((entry, i) => h("li", {
+    class: [entry.seat === null ? "end" : "", i === entries.length - 1 ? "latest" : ""].join(" ").trim() || null,
+    text: entry.text,
+  })));
+  const panel = list.closest(".log-panel");
+  if (panel) panel.scrollTop = panel.scrollHeight;
 }
 
 function renderHand() {
@@ -456,27 +485,37 @@ function renderSummary() {
   if (state.in_hand || !summary) { box.hidden = true; return; }
   box.hidden = false;
   const names = summary.names;
+  const you = state.you;
+  const winner = (seat, what) => (seat === null ? `nobody ${what}s` : says(seat === you ? "You" : names[seat], seat === you, what));
   const title = summary.game_over
-    ? `Game over — ${summary.game_winner !== null ? `${names[summary.game_winner]} wins` : "a draw"}`
-    : `Hand ${summary.hand_number} over (${summary.end}) — ${summary.winner !== null ? `${names[summary.winner]} wins the hand` : "nobody wins the hand"}`;
+    ? `Game over — ${summary.game_winner !== null ? winner(summary.game_winner, "win") : "a draw"}`
+    : `Hand ${summary.hand_number} over (${summary.end}) — ${winner(summary.winner, "win")} the hand`;
   const rows = names.map((name, seat) => h("tr", { "data-seat": seat },
-    h("th", { text: name }),
-    h("td", { class: "summary-hand" }, summary.hands[seat].length ? summary.hands[seat].map((t) => tileSvg(t, { scale: 18 })) : "—"),
-    h("td", { text: String(summary.hand_values[seat]) }),
-    h("td", { text: String(summary.play_points[seat]) }),
-    h("td", { text: summary.scoring[seat].map((s) => `${s.name} ${s.points > 0 ? "+" : ""}${s.points}`).join(", ") || "—" }),
+    h("th", { text: seat === you ? "You" : name }),
+    h("td", {}, h("div", { class: "summary-hand" }, summary.hands[seat].length
+      ? summary.hands[seat].map((t) => tileSvg(t, { scale: 14 })) : "—"),
+    h("small", { text: summary.hands[seat].length ? `${plural(summary.hands[seat].length, "tile")}, ${summary.hand_values[seat]}` : "" })),
+    h("td", { text: [
+      summary.play_points[seat] ? `in play ${signed(summary.play_points[seat])}` : "",
+      ...summary.scoring[seat].map((s) => `${s.name} ${signed(s.points)}`),
+    ].filter(Boolean).join(", ") || "—" }),
     h("td", { class: "total", text: String(summary.totals[seat]) })));
+  const actions = h("div", { class: "summary-actions", id: "summary-actions" },
+    summary.game_over
+      ? [h("a", { class: "button", href: `/replay/${state.game}`, text: "Watch the replay" }),
+        h("a", { class: "button", href: `/api/games/${state.game}/record`, download: "", text: "Download the record" }),
+        h("a", { class: "button", href: "/", text: "Back to the lobby" })]
+      : you !== null
+        ? h("button", { id: "next-hand", onclick: () => send({ type: "next_hand" }), text: "Next hand" })
+        : h("p", { text: "Waiting for a player to deal the next hand." }));
   box.replaceChildren(h("div", { class: "panel", role: "dialog", "aria-labelledby": "summary-title" },
     h("h2", { id: "summary-title", text: title }),
-    h("table", {}, h("thead", {}, h("tr", {}, ["Player", "Tiles left", "In hand", "Scored in play", "End of hand", "Total"].map((t) => h("th", { text: t })))),
-      h("tbody", {}, rows)),
-    summary.game_over
-      ? h("p", {}, h("a", { class: "button", href: `/replay/${state.game}`, text: "Watch the replay" }),
-        h("a", { class: "button", href: `/api/games/${state.game}/record`, download: "", text: "Download the record" }),
-        h("a", { class: "button", href: "/", text: "Back to the lobby" }))
-      : state.you !== null
-        ? h("button", { id: "next-hand", onclick: () => send({ type: "next_hand" }), text: "Next hand" })
-        : h("p", { text: "Waiting for a player to deal the next hand." })));
+    h("div", { class: "summary-body" },
+      h("table", {}, h("thead", {}, h("tr", {}, ["Player", "Left in hand", "Scored", "Total"].map((t) => h("th", { text: t })))),
+        h("tbody", {}, rows))),
+    actions));
+  // a hook for add-ons (the game review): the actions row is #summary-actions
+  document.dispatchEvent(new CustomEvent("boneyard:summary", { detail: { game: state.game, summary, actions } }));
   const next = $("#next-hand");
   if (next) next.focus({ preventScroll: true });
 }
@@ -497,20 +536,22 @@ function renderReplay() {
   if (!hand) return;
   const step = hand.steps[replay.step];
   drawTable($("#replay-table"), { tiles: hand.tiles.slice(0, step.placed), view: step.view,
-    fresh: step.event ? step.placed : Infinity });
+    fresh: step.event ? step.placed : Infinity, last: step.placed || null });
   $("#replay-hand").value = String(replay.hand);
   $("#replay-position").textContent = `move ${replay.step} of ${hand.steps.length - 1}`;
   const event = step.event;
   $("#replay-event").textContent = event
-    ? `${event.name}: ${event.move}${event.scoring.length ? ` — ${event.scoring.map((s) => `${s.name} ${s.points > 0 ? "+" : ""}${s.points}`).join(", ")}` : ""}`
+    ? event.text || `${event.name}: ${event.move}`
     : `Hand ${hand.number}: ${replay.data.players[hand.leader]} leads`;
   $("#replay-hands").replaceChildren(...replay.data.players.map((name, seat) => h("li", {
     class: step.turn === seat ? "turn" : "" },
-  h("span", { class: "name", text: `${name} — ${step.scores[seat]}` }),
+  h("span", { class: "name", text: `${name} — ${step.scores[seat]} · ${plural(step.hands[seat].length, "tile")}` }),
   h("span", { class: "summary-hand" }, step.hands[seat].map((t) => tileSvg(t, { scale: 16 }))))));
   $("#replay-end").textContent = step.end
     ? `Hand over (${step.end.end}): ${step.end.winner !== null ? replay.data.players[step.end.winner] : "nobody"} wins the hand; ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}`
     : "";
+  // a hook for add-ons (the game review): tools go in #replay-tools
+  document.dispatchEvent(new CustomEvent("boneyard:replay", { detail: { data: replay.data, hand: replay.hand, step: replay.step } }));
 }
 
 function replayMove(delta) {
@@ -548,6 +589,9 @@ async function start() {
   $("#pass").addEventListener("click", () => send({ type: "move", move: "pass" }));
   $("#hint").addEventListener("click", () => send({ type: "hint" }));
   $("#undo").addEventListener("click", () => send({ type: "undo" }));
+  for (const [id, icon] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {
+    $(`#replay-${id}`).replaceChildren(iconSvg(icon));
+  }
   $("#replay-first").addEventListener("click", () => { replay.step = 0; renderReplay(); });
   $("#replay-prev").addEventListener("click", () => replayMove(-1));
   $("#replay-next").addEventListener("click", () => replayMove(1));

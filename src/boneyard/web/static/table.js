@@ -1,9 +1,13 @@
 // Drawing the table from the geometry JSON that boneyard.render.geometry computes.
 // Same conventions as boneyard/render/svg.py: a tile is 2 x 1 table units with halves[0] on
-// the left, turned `rotation` degrees clockwise about its centre (x, y).
+// the left, turned `rotation` degrees clockwise about its centre (x, y).  Letter and wild
+// halves are turned back so they always read upright.
 
 const NS = "http://www.w3.org/2000/svg";
-export const COLORS = { felt: "#17563a", face: "#fbf7ea", edge: "#1d1d1d", pip: "#141414", special: "#9b1c1c" };
+export const COLORS = {
+  felt: "#17563a", face: "#fbf7ea", edge: "#1d1d1d", pip: "#141414", special: "#9b1c1c",
+  back: "#7a2e1f", backEdge: "#f4f1e8",
+};
 
 let PIPS = {};
 let PIP_RADIUS = 0.085;
@@ -13,23 +17,25 @@ export function setPips(meta) {
   PIP_RADIUS = meta.pip_radius;
 }
 
-function el(name, attrs = {}, parent = null) {
+export function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
   if (parent) parent.appendChild(node);
   return node;
 }
 
-function half(group, text, left) {
+function half(group, text, left, rotation) {
   if (/^\d+$/.test(text)) {
     for (const [x, y] of PIPS[text] || []) {
       el("circle", { cx: left + x, cy: y - 0.5, r: PIP_RADIUS, fill: COLORS.pip }, group);
     }
     return;
   }
+  const cx = left + 0.5;
   const label = el("text", {
-    x: left + 0.5, y: 0.02, "font-size": 0.62, "font-family": "sans-serif", "font-weight": 700,
-    "text-anchor": "middle", "dominant-baseline": "middle", fill: COLORS.special,
+    x: cx, y: 0.02, "font-size": 0.62, "font-family": "sans-serif", "font-weight": 700,
+    "text-anchor": "middle", "dominant-baseline": "middle", fill: COLORS.special, class: "letter",
+    transform: `rotate(${-rotation} ${cx} 0)`,
   }, group);
   label.textContent = text === "W" ? "★" : text;
 }
@@ -41,11 +47,14 @@ export function tileGroup(box, className = "tile") {
     transform: `translate(${box.x} ${box.y}) rotate(${box.rotation})`,
   });
   const inner = el("g", { class: "tile-body" }, group);
+  if (/\b(last|owed)\b/.test(className)) {
+    el("rect", { class: "halo", x: -1.12, y: -0.62, width: 2.24, height: 1.24, rx: 0.22 }, inner);
+  }
   el("rect", { x: -0.97, y: -0.47, width: 1.94, height: 0.94, rx: 0.12, fill: COLORS.face, stroke: COLORS.edge,
     "stroke-width": 0.05 }, inner);
   el("line", { x1: 0, y1: -0.36, x2: 0, y2: 0.36, stroke: COLORS.edge, "stroke-width": 0.04 }, inner);
-  half(inner, box.halves[0], -0.97);
-  half(inner, box.halves[1], -0.03);
+  half(inner, box.halves[0], -0.97, box.rotation);
+  half(inner, box.halves[1], -0.03, box.rotation);
   return group;
 }
 
@@ -59,19 +68,64 @@ export function tileSvg(tile, { vertical = true, scale = 30 } = {}) {
   return svg;
 }
 
+/** The back of one tile (an opponent's hand, the stock), upright. */
+export function backSvg({ scale = 8, className = "back" } = {}) {
+  const svg = el("svg", { viewBox: "-0.5 -1 1 2", width: scale, height: scale * 2, class: className,
+    "aria-hidden": "true", focusable: "false" });
+  el("rect", { x: -0.47, y: -0.97, width: 0.94, height: 1.94, rx: 0.14, fill: COLORS.back,
+    stroke: COLORS.backEdge, "stroke-width": 0.08 }, svg);
+  el("circle", { cx: 0, cy: 0, r: 0.16, fill: COLORS.backEdge, "fill-opacity": 0.7 }, svg);
+  return svg;
+}
+
+/** A pile of tile backs (the stock), a few drawn offset so it reads as a stack. */
+export function pileSvg(count, { scale = 10 } = {}) {
+  const layers = Math.min(3, Math.max(count, 0));
+  const svg = el("svg", { viewBox: "-0.7 -1.3 1.6 2.4", width: scale * 1.6, height: scale * 2.4,
+    class: "pile", "aria-hidden": "true", focusable: "false" });
+  for (let i = 0; i < layers; i += 1) {
+    const shift = (layers - 1 - i) * 0.12;
+    el("rect", { x: -0.47 + shift, y: -0.97 - shift, width: 0.94, height: 1.94, rx: 0.14, fill: COLORS.back,
+      stroke: COLORS.backEdge, "stroke-width": 0.08 }, svg);
+  }
+  if (!layers) {
+    el("rect", { x: -0.47, y: -0.97, width: 0.94, height: 1.94, rx: 0.14, fill: "none",
+      stroke: COLORS.backEdge, "stroke-width": 0.06, "stroke-dasharray": "0.15 0.1" }, svg);
+  }
+  return svg;
+}
+
+/** An icon drawn in SVG (never a font glyph): first, previous, next, last. */
+export function iconSvg(name) {
+  const svg = el("svg", { viewBox: "0 0 24 24", width: 20, height: 20, class: `icon icon-${name}`,
+    "aria-hidden": "true", focusable: "false" });
+  const shapes = {
+    first: [["rect", { x: 4, y: 5, width: 3, height: 14 }], ["path", { d: "M20 5 L9 12 L20 19 Z" }]],
+    prev: [["path", { d: "M17 5 L6 12 L17 19 Z" }]],
+    next: [["path", { d: "M7 5 L18 12 L7 19 Z" }]],
+    last: [["path", { d: "M4 5 L15 12 L4 19 Z" }], ["rect", { x: 17, y: 5, width: 3, height: 14 }]],
+  };
+  for (const [tag, attrs] of shapes[name]) el(tag, { ...attrs, fill: "currentColor" }, svg);
+  return svg;
+}
+
 /**
  * Draw the table into `svg`.
  * tiles: geometry tiles; view: [x, y, w, h]; spots: hotspots to light up;
- * fresh: tiles with index >= fresh are new (animated); active: index into spots.
+ * fresh: tiles with index >= fresh are new (animated); active: index into spots;
+ * last: the index of the tile placed last (highlighted); owed: indices of doubles owed plays.
  */
 export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, active = -1, onSpot = null,
-  onDrop = null }) {
+  onDrop = null, last = null, owed = [] }) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute("viewBox", view.join(" "));
   el("rect", { x: view[0], y: view[1], width: view[2], height: view[3], fill: COLORS.felt }, svg);
   for (const box of tiles) {
-    const group = tileGroup(box, box.index >= fresh ? "tile fresh" : "tile");
-    svg.appendChild(group);
+    const classes = ["tile"];
+    if (box.index >= fresh) classes.push("fresh");
+    if (box.index === last) classes.push("last");
+    if (owed.includes(box.index)) classes.push("owed");
+    svg.appendChild(tileGroup(box, classes.join(" ")));
   }
   spots.forEach((spot, i) => {
     const horizontal = spot.rotation % 180 === 0;

@@ -1,0 +1,144 @@
+"""The table fits the screen (marker ``browser``): for every variant and player count, at
+1280×800, 1366×768 and a 390×844 phone, your hand, every score and the whose-turn line are on
+screen without scrolling; the phone lobby and the hand summary do not overflow.
+
+One page per variant and player count, resized through the three viewports.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard import record
+from boneyard.rules.base import VARIANTS
+from tests.test_browser import Server, browser, open_page, server, wait_my_turn_or_hand_over
+
+pytestmark = pytest.mark.browser
+__all__ = ["browser", "server"]  # the fixtures, shared with tests.test_browser
+
+VIEWPORTS = [(1280, 800), (1366, 768), (390, 844)]
+CASES = [(variant, players) for variant, cls in sorted(VARIANTS.items())
+         for players in range(cls(cls.min_players).player_range()[0], cls(cls.min_players).player_range()[1] + 1)]
+
+#: Where each thing that must be seen is, against the viewport, with nothing scrolled.
+MEASURE = """() => {
+  const box = (node) => { const r = node.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height }; };
+  const all = (selector) => [...document.querySelectorAll(selector)].map(box);
+  return {
+    width: innerWidth, height: innerHeight, scrollX, scrollY,
+    scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,
+    hand: all('#hand .hand-tile'), scores: all('#table-players .score'), status: all('#status'),
+    turn: all('#table-players .player.turn'), felt: all('.table-screen .felt-wrap'),
+    statusText: document.querySelector('#status').textContent,
+  };
+}"""
+
+
+def position(variant: str, players: int, seed: int = 1) -> dict[str, Any]:
+    """A record stopped early in hand 1 with "You" (seat 0) on turn and a few tiles down."""
+    names = ["You"] + [f"Computer {i}" for i in range(1, players)]
+    rng = random.Random(seed)
+    game = boneyard.new_game(variant, players=players, seed=seed, names=names)
+    while game.in_hand and not (game.turn == 0 and len(game.layout) >= players + 1):
+        legal = game.legal_moves()
+        game.apply(rng.choice([move for move in legal if move.is_placement] or legal))
+    assert game.in_hand and game.turn == 0
+    return record.to_record(game)
+
+
+def seat_table(server: Server, data: dict[str, Any]) -> str:
+    seats = [{"kind": "human", "name": "You"}] + [{"kind": "computer", "level": "random", "name": name}
+                                                   for name in data["players"][1:]]
+    return str(server.post("/api/records", {"record": data, "seats": seats})["id"])
+
+
+def assert_on_screen(found: dict[str, Any], what: str, where: str) -> None:
+    width, height = found["width"], found["height"]
+    boxes = found[what]
+    assert boxes, f"{where}: no {what} on the page"
+    for box in boxes:
+        assert box["width"] > 0 and box["height"] > 0, f"{where}: a {what} box is empty"
+        assert box["left"] >= -0.5 and box["right"] <= width + 0.5, f"{where}: {what} {box} is off the {width} px"
+        assert box["top"] >= -0.5 and box["bottom"] <= height + 0.5, f"{where}: {what} {box} is below {height} px"
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES, ids=[f"{v}-{n}" for v, n in CASES])
+def test_hand_scores_and_turn_fit_every_screen(server: Server, browser: Any, variant: str, players: int) -> None:
+    game_id = seat_table(server, position(variant, players))
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you.turn")
+    wait_my_turn_or_hand_over(page)
+    expected = len(server.app.state.rooms.get(game_id).game.hands[0])
+    for width, height in VIEWPORTS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(50)
+        found = page.evaluate(MEASURE)
+        where = f"{variant}, {players} players, {width}×{height}"
+        assert found["scrollX"] == 0 and found["scrollY"] == 0
+        assert found["scrollWidth"] <= found["clientWidth"], f"{where}: the page scrolls sideways"
+        assert len(found["hand"]) == expected, where
+        assert len(found["scores"]) == players, where
+        for what in ("hand", "scores", "status", "turn"):
+            assert_on_screen(found, what, where)
+        assert found["statusText"].startswith("Your turn"), where
+        assert found["felt"][0]["height"] >= 120, f"{where}: the table is squeezed to {found['felt'][0]['height']} px"
+    page.context.close()
+
+
+def test_phone_lobby_does_not_overflow(server: Server, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = open_page(browser, server.url + "/", context)
+    page.select_option("#variant", "pip")
+    page.fill("#players", "7")
+    page.dispatch_event("#players", "change")
+    page.wait_for_function("() => document.querySelectorAll('#seats .seat-row').length === 7")
+    page.click("#new-game summary")  # the rule options open
+    server.post("/api/games", {"variant": "pip", "seats": [{"kind": "computer", "level": "random"}] * 7})
+    page.reload()
+    page.wait_for_selector("#games table")
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"the phone lobby is {widths[0]} px wide in a {widths[1]} px screen"
+    overflowing = page.evaluate("""() => [...document.querySelectorAll('#lobby *')]
+      .filter((n) => n.getBoundingClientRect().right > innerWidth + 0.5 && !n.closest('#games'))
+      .map((n) => n.id || n.className || n.tagName)""")
+    assert overflowing == []
+    context.close()
+
+
+def finished_hand(players: int) -> dict[str, Any]:
+    """A 7-player PIP record whose first hand is over (hands full of tiles to show)."""
+    names = ["You"] + [f"Computer {i}" for i in range(1, players)]
+    game = boneyard.new_game("pip", players=players, seed=4, names=names)
+    rng = random.Random(4)
+    while game.in_hand:
+        legal = game.legal_moves()
+        game.apply(rng.choice([move for move in legal if move.is_placement] or legal))
+    return record.to_record(game)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_the_hand_summary_fits(server: Server, browser: Any, width: int, height: int) -> None:
+    game_id = seat_table(server, finished_hand(7))
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = open_page(browser, f"{server.url}/game/{game_id}", context)
+    page.wait_for_selector("#summary .panel")
+    page.wait_for_selector("#next-hand")
+    found = page.evaluate("""() => {
+      const panel = document.querySelector('#summary .panel').getBoundingClientRect();
+      const next = document.querySelector('#next-hand').getBoundingClientRect();
+      const body = document.querySelector('#summary .summary-body');
+      return { panel: [panel.left, panel.top, panel.right, panel.bottom],
+               next: [next.left, next.top, next.right, next.bottom],
+               rows: document.querySelectorAll('#summary tbody tr').length,
+               sideways: body.scrollWidth - body.clientWidth, width: innerWidth, height: innerHeight };
+    }""")
+    for box in (found["panel"], found["next"]):
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height, found
+    assert found["rows"] == 7
+    assert found["sideways"] <= 0, f"the summary table is {found['sideways']} px too wide"
+    context.close()
