@@ -1,0 +1,74 @@
+"""``python -m benchmarks.review``: how long ``boneyard review`` takes on one seat of a whole All Fives game.
+
+A game to 250 between two greedy players is dealt from ``--seed`` and recorded; one seat is then
+reviewed at the default budget (the expert's 0.5 s per decision, open hands included), or with
+``--samples N`` for a reproducible run.  The target (issue 15): under a minute on a 2-core machine.
+
+    python -m benchmarks.review                     # seat 0, default budget
+    python -m benchmarks.review --samples 200 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from boneyard import Game, make_rules, record
+from boneyard.chance import Chance
+from boneyard.players.base import make_player
+from boneyard.players.expert.search import DEFAULT_TIME
+from boneyard.review.analysis import Settings, review
+from boneyard.view import SeatView
+
+
+def game_record(seed: int) -> dict[str, Any]:
+    """A whole two-player All Fives game to 250 between greedy players, as a record."""
+    game = Game(make_rules("all-fives", 2, {}), ["Ann", "Bob"], Chance(seed))
+    players = [make_player("greedy", seed=seed + seat) for seat in range(2)]
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        game.apply(players[game.turn].choose(SeatView(game, game.turn)))
+    return record.to_record(game)
+
+
+def measure(seed: int, seat: int, settings: Settings) -> dict[str, Any]:
+    data = game_record(seed)
+    started = time.perf_counter()
+    result = review(data, [seat], settings)
+    seconds = time.perf_counter() - started
+    summary = result.summaries[0]
+    return {
+        "variant": "all-fives", "seed": seed, "seat": seat, "by": result.by, "hands": len(data["hands"]),
+        "decisions": summary.decisions, "forced": summary.forced, "seconds": seconds,
+        "seconds_per_decision": seconds / max(1, summary.decisions),
+        "open_hands_solved": sum(1 for d in result.decisions if d.open_hands is not None),
+        "accuracy": summary.accuracy, "points_lost": summary.points_lost,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the reviewed game")
+    parser.add_argument("--seat", type=int, default=0)
+    parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="seconds per decision")
+    parser.add_argument("--samples", type=int, default=None, help="deals per decision (instead of --time)")
+    parser.add_argument("--no-open-hands", action="store_true", help="leave out the hindsight solution")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    settings = Settings(seconds=args.time, samples=args.samples, open_hands=not args.no_open_hands)
+    result = measure(args.seed, args.seat, settings)
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"All Fives to 250, seed {result['seed']}, seat {result['seat']}: {result['hands']} hands, "
+          f"{result['decisions']} decisions ({result['forced']} forced moves skipped), {result['by']}")
+    print(f"reviewed in {result['seconds']:.1f} s: {result['seconds_per_decision']:.2f} s per decision; "
+          f"open hands solved for {result['open_hands_solved']} of {result['decisions']}")
+
+
+if __name__ == "__main__":
+    main()
