@@ -13,6 +13,9 @@ Every legal move is scored from what the seat may see:
 * **counting tiles** — an end whose suit has no unseen tile left is dead for the others;
 * **playing into a void** — an end showing a suit an opponent is known to lack (he passed or
   drew on it, see :mod:`boneyard.players.expert.inference`) makes him pass or draw;
+* **the partner** (partnership games) — an end the partner is known to lack is one he cannot
+  follow, so it counts against the move; an end showing a suit the partner chose to leave open
+  (he played the tile that showed it) is one he likely holds more of, so it counts for it;
 * **PIP's directional tiles** — skip, play-again and draw are worth playing early: they are
   heavy in hand and cost the others a turn or a tile.
 
@@ -68,6 +71,8 @@ def assess(view: SeatView, info: Inference | None = None) -> list[Assessment]:
     me = view.seat
     friends = set(side_of(view, me))
     opponents = [seat for seat in range(view.players) if seat not in friends]
+    partners = [seat for seat in friends if seat != me]
+    led_by_partner = _suits_opened_by(view, partners)
     sizes = view.hand_sizes
     threat = (view.stock_count == 0 or any(sizes[seat] <= 2 for seat in opponents))
     pip_weight = 1.0 if lowest else (0.15 if view.variant in _PIPS_DECIDE_TIES_ONLY else (0.5 if threat else 0.2))
@@ -109,6 +114,11 @@ def assess(view: SeatView, info: Inference | None = None) -> list[Assessment]:
                 if info.lacks(seat, end):
                     total += 2.5 if seat == next_seat else 1.0
                     voids.append((seat, end))
+            for seat in partners:
+                if info.lacks(seat, end):
+                    total -= 1.5
+                elif end in led_by_partner:
+                    total += 0.5
         results.append(Assessment(move, total, points, value, len(suits), tuple(voids)))
     if any_negative:
         for item in results:
@@ -127,6 +137,23 @@ def _suit_counts(tiles: list[Tile]) -> dict[int, int]:
         for half in {tile.high, tile.low}:
             counts[half] = counts.get(half, 0) + 1
     return counts
+
+
+def _suits_opened_by(view: SeatView, seats: list[int]) -> set[int]:
+    """The suits that ``seats`` left showing at the outer end of a tile they placed (a partner's chosen suits)."""
+    opened: set[int] = set()
+    for event in view.history():
+        move = event.move
+        tile = move.tile
+        if event.seat not in seats or tile is None or not move.is_placement:
+            continue
+        if move.kind == Kind.LEAD:
+            opened.update(half for half in tile.halves if half <= MAX_PIPS)
+        else:
+            out = tile.high if tile.is_double else tile.other_half(move.half)
+            if out <= MAX_PIPS:
+                opened.add(out)
+    return opened
 
 
 def _ends_after(view: SeatView, move: Move) -> list[int]:

@@ -64,6 +64,8 @@ class FastRoot:
         self.exact_ok = True  #: cleared when an exact search runs past its node limit
         self.nodes = 0  #: nodes of the exact searches so far (for measurements)
         self.noisy = False  #: set once a root move was valued by playouts rather than exactly
+        #: the playout policy: after the points, a double before any other tile (else only the heaviest)
+        self.doubles_first = True
         self._tt: dict[tuple[int, ...], tuple[float, float]] = {}
         rules = game.rules
         self._no_draw = rules.draw_mode == "none"
@@ -248,21 +250,24 @@ class FastRoot:
         legal = game.legal_actions
         apply = game.apply
         undo = game.undo
+        no_doubles = [False] * len(game.t.is_double)
+        doubles = game.t.is_double if self.doubles_first else no_doubles
         taken = 0
         while game.in_hand:
             actions = legal()
             if len(actions) > 1:
                 best: list[int] = []
-                best_key = (-_INF, 0)
+                best_key = (-_INF, 0, 0)
                 for action in actions:
                     if action >= draw:
-                        key: tuple[float, int] = (-10_000.0, 0)
+                        key: tuple[float, int, int] = (-10_000.0, 0, 0)
                     else:
                         points = 0
                         if scoring:
                             points = apply(action)
                             undo()
-                        key = (float(points), pips[action // arms])
+                        tile = action // arms
+                        key = (float(points), doubles[tile], pips[tile])
                     if key > best_key:
                         best, best_key = [action], key
                     elif key == best_key:

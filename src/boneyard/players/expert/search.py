@@ -158,7 +158,8 @@ def small_endgame(game: Game) -> bool:
 class Search:
     """One decision's search (kept after the decision so the hint can explain it)."""
 
-    def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None) -> None:
+    def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
+                 race: bool = True, doubles_first: bool = True) -> None:
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
@@ -173,12 +174,15 @@ class Search:
         #: per root move, its value on every complete deal since it was last searched (aligned for active moves)
         self.deal_values: list[list[float]] = [[] for _ in self.moves]
         self.active = list(range(len(self.moves)))  #: root moves still searched (racing drops the rest)
+        self.racing = race
         #: every consistent deal, where few enough exist and the stock's order cannot matter (else ``None``)
         self.deals = self._enumerable()
         self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
         #: the line games' fast path (``None``: the reference game is searched)
         self.fast = FastRoot.build(view, self.moves, sorted(self.objective.side)) if len(self.moves) > 1 else None
+        if self.fast is not None:
+            self.fast.doubles_first = doubles_first
 
     def run(self, seconds: float, samples: int | None) -> Move:
         """Search until ``seconds`` have passed (every move tried at least once), or exactly ``samples`` deals."""
@@ -238,7 +242,7 @@ class Search:
                 self.diff_sums[index] += diff
                 self.diff_squares[index] += diff * diff
         self.samples += 1
-        if self.samples >= RACE_START:
+        if self.racing and self.samples >= RACE_START:
             self.race()
         return deadline is None or time.perf_counter() < deadline
 
@@ -319,14 +323,21 @@ def paired(values: Sequence[float], base: Sequence[float]) -> tuple[float, float
 class ExpertPlayer:
     """Determinize and search (see the module docstring); ``time`` seconds per move, or ``samples`` deals."""
 
-    def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
+                 race: int = 1, playouts: str = "doubles") -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
             raise OptionError(f"expert: time={time!r} is not a number of seconds between 0 and 600")
         if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
             raise OptionError(f"expert: samples={samples!r} is not a whole number ≥ 1")
+        if race not in (0, 1) or isinstance(race, bool):
+            raise OptionError(f"expert: race={race!r} is not 0 or 1")
+        if playouts not in ("doubles", "greedy"):
+            raise OptionError(f"expert: playouts={playouts!r} is not 'doubles' or 'greedy'")
         self.name = "expert"
+        self.race = bool(race)
+        self.doubles_first = playouts == "doubles"
         self.time = float(time)
         self.samples = samples
         self.rng = random.Random(seed)
@@ -336,6 +347,7 @@ class ExpertPlayer:
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        search = Search(view, random.Random(self.rng.getrandbits(64)))
+        search = Search(view, random.Random(self.rng.getrandbits(64)), race=self.race,
+                        doubles_first=self.doubles_first)
         self.last = search
         return search.run(self.time, self.samples)
