@@ -1,0 +1,158 @@
+"""What the table shows besides the tiles (marker ``browser``): the last tile and owed doubles
+marked, opponents' hands as tile backs, the stock pile, the All Fives count, the log of the hand,
+upright letter halves, words that agree ("1 tile", "You score"), the replay's SVG icons."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard import record
+from boneyard.rules.all_fives import AllFives
+from boneyard.state import Game
+from boneyard.web.narrate import hand_log
+from tests.test_browser import Server, browser, open_page, server
+from tests.test_browser_fit import seat_table
+
+pytestmark = pytest.mark.browser
+__all__ = ["browser", "server"]  # the fixtures, shared with tests.test_browser
+
+
+def find_position(variant: str, players: int, wanted: Callable[[Game], bool], tries: int = 300) -> dict[str, Any]:
+    """The record of the first random game (placements preferred) that reaches a position where
+    ``wanted`` holds, stopped there."""
+    names = ["You"] + [f"Computer {i}" for i in range(1, players)]
+    for seed in range(tries):
+        game = boneyard.new_game(variant, players=players, seed=seed, names=names)
+        rng = random.Random(seed)
+        while True:
+            if game.log and wanted(game):
+                return record.to_record(game)
+            if not game.in_hand:
+                break
+            legal = game.legal_moves()
+            game.apply(rng.choice([move for move in legal if move.is_placement] or legal))
+    raise AssertionError(f"no {variant} position of the kind wanted in {tries} games")
+
+
+def room_game(server: Server, game_id: str) -> Game:
+    game: Game = server.app.state.rooms.get(game_id).game
+    return game
+
+
+def my_turn(game: Game) -> bool:
+    return game.in_hand and game.turn == 0
+
+
+def test_all_fives_count_last_tile_backs_stock_and_a_log_that_stays(server: Server, browser: Any) -> None:
+    data = find_position("all-fives", 3, lambda g: my_turn(g) and len(g.layout) >= 4
+                         and any(e.points for e in g.hand.events))
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you.turn")
+    game = room_game(server, game_id)
+    assert page.inner_text("#count") == f"Count {AllFives.count(game)}"
+    last = page.locator("#table g.tile.last")
+    assert last.count() == 1 and last.get_attribute("data-index") == str(len(game.layout))
+    assert last.get_attribute("data-tile") == str(game.layout.tiles[-1].tile)
+    for seat in (1, 2):
+        chip = page.locator(f'#table-players .player[data-seat="{seat}"]')
+        size = len(game.hands[seat])
+        assert chip.locator(".backs svg").count() == min(size, 12)
+        assert chip.locator(".tiles").inner_text() == (f"{size} tile" if size == 1 else f"{size} tiles")
+    assert page.locator("#table-players .player.you .backs").count() == 0  # your own tiles are in your hand
+    assert page.inner_text("#stock-count") == f"Stock {game.stock_left}"
+    assert page.locator("#table-players .stock-pile svg.pile rect").count() == min(3, game.stock_left)
+    logged = [entry["text"] for entry in hand_log(game, 0)]
+    scoring = next(text for text in logged if ", +" in text)
+    assert scoring.split(": count ")[1].split(",")[0].isdigit()
+    page.wait_for_timeout(2500)  # callouts used to vanish after 2 s: the log stays
+    assert page.locator("#history li").all_inner_texts() == logged
+    page.context.close()
+
+
+def test_one_tile_is_singular(server: Server, browser: Any) -> None:
+    data = find_position("block", 2, lambda g: my_turn(g) and len(g.hands[1]) == 1)
+    page = open_page(browser, f"{server.url}/game/{seat_table(server, data)}")
+    page.wait_for_selector("#table-players .player.you.turn")
+    assert page.locator('#table-players .player[data-seat="1"] .tiles').inner_text() == "1 tile"
+    page.context.close()
+
+
+def test_the_hand_end_says_you_win_and_you_score(server: Server, browser: Any) -> None:
+    data = find_position("draw", 2, lambda g: not g.in_hand and g.hand.result is not None
+                         and g.hand.result.winner == 0 and not g.finished)
+    page = open_page(browser, f"{server.url}/game/{seat_table(server, data)}")
+    page.wait_for_selector("#summary-title")
+    assert "You win the hand" in page.inner_text("#summary-title")
+    assert "You score " in page.locator("#history li").last.inner_text()
+    assert page.locator("#summary-actions #next-hand").count() == 1  # the place add-ons hook into
+    page.context.close()
+
+
+def letter_angles(page: Any, selector: str) -> list[list[float]]:
+    """The screen matrix (a, b, c, d) of every letter half under ``selector``."""
+    result: list[list[float]] = page.evaluate(f"""() => [...document.querySelectorAll('{selector} text.letter')]
+      .map((t) => {{ const m = t.getScreenCTM(); return [m.a, m.b, m.c, m.d]; }})""")
+    return result
+
+
+def test_pip_letters_upright_and_the_owed_double_marked(server: Server, browser: Any) -> None:
+    def wanted(game: Game) -> bool:
+        letters_down = any(placed.tile.letter is not None for placed in game.layout.tiles)
+        letters_held = any(tile.letter is not None for tile in game.hands[0])
+        return my_turn(game) and bool(game.pending) and letters_down and letters_held
+
+    data = find_position("pip", 3, wanted)
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you.turn")
+    game = room_game(server, game_id)
+    owed_index, plays = game.pending[-1]
+    owed = page.locator("#table g.tile.owed")
+    assert owed.count() == len(game.pending)
+    assert page.locator(f'#table g.tile.owed[data-index="{owed_index}"]').count() == 1
+    assert f"owes {plays} more play" in page.inner_text("#facts")
+    angles = letter_angles(page, "#table") + letter_angles(page, "#hand")
+    turned = page.evaluate("() => [...document.querySelectorAll('#table g.tile, #hand g.tile')]"
+                           ".some((g) => /rotate\\((90|270)\\)/.test(g.getAttribute('transform')))")
+    assert angles and turned
+    for a, b, c, d in angles:
+        assert a > 0 and d > 0 and abs(b) < 1e-6 and abs(c) < 1e-6, "a letter is not upright"
+    page.context.close()
+
+
+def test_an_owed_double_is_cleared_when_the_hand_ends(server: Server, browser: Any) -> None:
+    data = find_position("pip", 3, lambda g: not g.in_hand and not g.finished and bool(g.pending))
+    page = open_page(browser, f"{server.url}/game/{seat_table(server, data)}")
+    page.wait_for_selector("#summary-title")
+    assert page.locator("#table g.tile").count() > 0
+    assert page.locator("#table g.tile.owed").count() == 0
+    assert "owes" not in page.inner_text("#facts")
+    page.context.close()
+
+
+def test_replay_controls_are_svg_icons(server: Server, browser: Any) -> None:
+    game_id = server.post("/api/games", {"variant": "block", "seed": 3, "seats": [
+        {"kind": "computer", "level": "greedy"}, {"kind": "computer", "level": "random"}]})["id"]
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/games/{game_id}")["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    page = open_page(browser, f"{server.url}/replay/{game_id}")
+    page.wait_for_selector("#replay-event >> text=leads")
+    for name in ("first", "prev", "next", "last"):
+        button = page.locator(f"#replay-{name}")
+        assert button.locator("svg.icon path").count() >= 1
+        assert button.inner_text().strip() == ""  # no font glyph
+        assert button.bounding_box()["width"] >= 20
+    page.click("#replay-next")
+    assert page.locator("#replay-table g.tile.last").count() == 1
+    assert " led " in page.inner_text("#replay-event")
+    assert page.locator("#replay-tools").count() == 1  # the place add-ons hook into
+    page.context.close()
