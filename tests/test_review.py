@@ -251,3 +251,24 @@ def test_review_command(tmp_path: Path) -> None:
     assert both.exit_code == 2 and "not both" in both.stderr
     seat = runner.invoke(app, ["review", str(source), "--seat", "5"])
     assert seat.exit_code == 2 and "--seat 5" in seat.stderr
+
+
+def test_the_web_review_runs_in_a_worker_and_draws_the_better_move(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from boneyard.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    with TestClient(app, base_url="http://localhost") as client:
+        answer = client.post("/api/review", json={"record": block_endgame("0-2@6"), "seat": 1, "samples": 6})
+        assert answer.status_code == 200, answer.text
+        decision = answer.json()["decisions"][-1]
+        assert (decision["played"], decision["best"]) == ("0-2@6", "5-4@8") and decision["mark"] != "best"
+        assert decision["ghost"]["tile"] == "5-4" and decision["ghost"]["index"] == 9  # move 7 was a pass
+        assert all(d["ghost"] is None for d in answer.json()["decisions"] if d["best"] == d["played"])
+        bad_seat = client.post("/api/review", json={"record": block_endgame("0-2@6"), "seat": 2})
+        assert bad_seat.status_code == 400 and "'seat'" in bad_seat.json()["detail"]
+        bad_samples = client.post("/api/review", json={"record": block_endgame("0-2@6"), "samples": 10**6})
+        assert bad_samples.status_code == 400 and "'samples'" in bad_samples.json()["detail"]
+        assert client.post("/api/review", json={"game_id": "nope"}).status_code == 404

@@ -19,7 +19,9 @@ REST (JSON):
 - ``GET /api/games/{id}/replay``: the replay steps of a finished game;
 - ``GET /api/games/{id}/table.svg``: the table now, drawn by :func:`boneyard.render.svg.table_svg`;
 - ``POST /api/records``: load a record ``{record, seats?}`` as a new room (continues if unfinished);
-- ``POST /api/replay``: the replay steps of a record given in the body.
+- ``POST /api/replay``: the replay steps of a record given in the body;
+- ``POST /api/review``: the game review of one seat (docs/review.md) ``{game_id | record, seat, samples}``,
+  worked out in a worker process (:class:`boneyard.review.worker.Reviewer`).
 
 WebSocket ``/ws/{id}``: the room protocol of :mod:`boneyard.web.rooms`, with the connection
 limits of :class:`~boneyard.web.limits.Limits` (``too_many_connections``, ``rate_limited``).
@@ -27,6 +29,7 @@ limits of :class:`~boneyard.web.limits.Limits` (``too_many_connections``, ``rate
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -44,6 +47,7 @@ from boneyard.options import specs
 from boneyard.players.base import LEVELS, _load_levels, make_player
 from boneyard.render.geometry import PIP_POSITIONS, PIP_RADIUS, layout_geometry
 from boneyard.render.svg import table_svg
+from boneyard.review.worker import Reviewer
 from boneyard.rules.base import VARIANTS, find_variant
 from boneyard.web.guard import Guard
 from boneyard.web.limits import Admission, Limits, TokenBucket
@@ -160,6 +164,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
     store = Store(db_url or default_url())
     rooms = Rooms(store, ai_delay)
     admission = Admission(limits)
+    reviewer = Reviewer()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -168,6 +173,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                 rooms.get(stored.id)
         yield
         await rooms.close()
+        await asyncio.to_thread(reviewer.close)
         store.dispose()
 
     app = FastAPI(title="Boneyard web table", lifespan=lifespan)
@@ -298,6 +304,18 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
     async def replay_any(request: Request) -> dict[str, Any]:
         body = await json_object(request, limits)
         return replay_steps(record_in(body, body))
+
+    @app.post("/api/review")
+    async def review_game(request: Request) -> dict[str, Any]:
+        body = await json_object(request, limits)
+        if "game_id" in body:
+            room = room_or_404(str(body["game_id"]))
+            if not room.game.finished:
+                raise _bad("the game is still running; its review opens when it is over", 409)
+            data = record.to_record(room.game, seed=room.seed)
+        else:
+            data = record_in(body, None)
+        return await reviewer.review(data, body.get("seat"), body.get("samples"))
 
     # ---------------------------------------------------------------- the table
     @app.websocket("/ws/{game_id}")

@@ -1,0 +1,108 @@
+"""The review for a front end that must not wait on it: one worker process, and the better moves drawn.
+
+:func:`browser_review` is the review of one seat as JSON (:func:`~.report.review_json`) with, for every
+decision where another move was better, that move's tile as it would have lain on the table
+(``ghost``: a :class:`~boneyard.render.geometry.TileBox` as JSON, on the replay's table size), so a
+viewer can draw it as a ghost tile.  :class:`Reviewer` runs it in a spawned worker process, so a
+review (tens of seconds of search) holds neither a server's event loop nor its GIL, and refuses work
+beyond a short queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from boneyard import record
+from boneyard.errors import BoneyardError
+from boneyard.render.geometry import layout_geometry, table_size
+from boneyard.review.analysis import Review, Settings, positions, review
+from boneyard.review.report import review_json
+
+WEB_SAMPLES = 40  #: deals per decision for a review asked from the browser (reproducible)
+MAX_SAMPLES = 400
+QUEUE = 4  #: reviews waiting or running at most; more are refused
+
+
+def ghost_tiles(data: dict[str, Any], result: Review) -> dict[tuple[int, int], dict[str, Any]]:
+    """(hand, move number) → the better move's tile where it would have lain, for every decision
+    whose best move is a placement other than the move played."""
+    wanted = {(d.hand, d.number): d.best for d in result.decisions if d.best != d.played and d.best.is_placement}
+    ghosts: dict[tuple[int, int], dict[str, Any]] = {}
+    if not wanted:
+        return ghosts
+    for game, hand, number, _ in positions(data):
+        best = wanted.get((hand, number))
+        if best is None:
+            continue
+        width, height = table_size(len(game.rules.tile_set()))
+        game.apply(best)
+        try:
+            tiles = layout_geometry(game.layout, width=width, height=height).tiles
+            ghosts[hand, number] = tiles[-1].as_json() | {"role": "ghost"}
+        finally:
+            game.undo()
+    return ghosts
+
+
+def browser_review(data: dict[str, Any], seat: int, samples: int = WEB_SAMPLES, seed: int = 0) -> dict[str, Any]:
+    """The review of ``seat`` as JSON, each decision with its ``ghost`` (or ``null``)."""
+    result = review(data, [seat], Settings(samples=samples, seed=seed))
+    out = review_json(result)
+    ghosts = ghost_tiles(data, result)
+    for decision in out["decisions"]:
+        decision["ghost"] = ghosts.get((decision["hand"], decision["move_number"]))
+    return out
+
+
+def checked_request(data: dict[str, Any], seat: Any, samples: Any) -> tuple[int, int]:
+    """The seat and sample count of a review request, checked against the record (which must replay)."""
+    game = record.replay(data)
+    if seat is None:
+        seat = 0
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise BoneyardError(f"'seat' must be a seat of the game, 0-{game.players - 1}, not {seat!r}")
+    if samples is None:
+        samples = WEB_SAMPLES
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
+        raise BoneyardError(f"'samples' must be a whole number from 2 to {MAX_SAMPLES}, not {samples!r}")
+    return seat, samples
+
+
+class Reviewer:
+    """Reviews in one worker process (started on first use), at most :data:`QUEUE` at a time."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self.pending = 0
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:  # spawn: a server's threads are not forked
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def review(self, data: dict[str, Any], seat: Any = None, samples: Any = None) -> dict[str, Any]:
+        seat, samples = checked_request(data, seat, samples)
+        if self.pending >= QUEUE:
+            raise BoneyardError(f"{QUEUE} reviews are already under way; try again in a minute")
+        self.pending += 1
+        try:
+            future = self._executor().submit(browser_review, data, seat, samples)
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:  # the worker died (killed, out of memory): a fresh one next time
+            self._pool = None
+            raise BoneyardError("the review's worker stopped; try again") from None
+        finally:
+            self.pending -= 1
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+__all__ = ["MAX_SAMPLES", "WEB_SAMPLES", "Reviewer", "browser_review", "checked_request", "ghost_tiles"]
