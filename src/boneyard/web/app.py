@@ -30,7 +30,6 @@ limits of :class:`~boneyard.web.limits.Limits` (``too_many_connections``, ``rate
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -168,9 +167,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        for stored in store.list("running"):  # rooms resume: computers on turn move again
-            with contextlib.suppress(BoneyardError):  # a damaged record stays out of the way
-                rooms.get(stored.id)
+        await rooms.start()  # every running game is loaded: computers on turn move again
         yield
         await rooms.close()
         await asyncio.to_thread(reviewer.close)
@@ -212,11 +209,14 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         return variant_rows()
 
     @app.get("/api/games")
-    async def games(status: str | None = None) -> list[dict[str, Any]]:
+    def games(status: str | None = None, offset: int = 0, limit: int = 200) -> list[dict[str, Any]]:
+        # a plain def: FastAPI runs it in a worker thread, so the query never holds the event loop
         if status not in (None, "running", "finished"):
             raise _bad("status must be running or finished")
+        if offset < 0 or not 1 <= limit <= 1000:
+            raise _bad("offset must be 0 or more and limit 1 to 1000 (page with offset=offset+limit)")
         listed = []
-        for stored in store.list(status):
+        for stored in store.list(status, offset=offset, limit=limit):
             players = stored.record.get("players", [])
             listed.append({"id": stored.id, "variant": stored.variant, "status": stored.status,
                            "created": stored.created, "updated": stored.updated, "moves": stored.moves,

@@ -16,7 +16,7 @@ type           fields                                       answer
 ``resume``     ``token``: from an earlier ``claimed``       ``claimed`` {seat, token}, state
 ``leave``      —                                            ``state`` as a spectator
 ``move``       ``move``: notation (``4-2@1``, ``draw``…)    ``state`` to everyone
-``hint``       —                                            ``hint`` {move, reason}
+``hint``       —  (one pending per connection)              ``hint`` {move, reason}
 ``undo``       —  (one human against computers only)        ``state`` to everyone
 ``next_hand``  —  (after a hand is over)                    ``state`` to everyone
 ``ping``       —                                            ``pong``
@@ -25,7 +25,16 @@ type           fields                                       answer
 Anything wrong is answered with ``error`` {code, message} to that connection only and changes
 nothing: ``malformed``, ``oversized``, ``unknown_type``, ``bad_move``, ``illegal``,
 ``not_your_turn``, ``spectator``, ``seat_taken``, ``bad_seat``, ``bad_token``, ``no_undo``,
-``hand_in_progress``, ``game_over``.
+``hand_in_progress``, ``game_over``, ``hint_pending``, ``hint_stale``, ``hint_failed``,
+``not_stored``.
+
+Nothing slow runs on the event loop: a move is stored by the store's writer thread (awaited,
+so nobody is told of a move before it is committed), and hints and the moves of computer levels
+that search (anything but ``random`` and ``greedy``) are worked out by a :class:`Thinker`, a
+small pool of worker processes sent the game's record, so a search holds neither the loop nor
+the server's GIL.  One room's changes are strictly ordered by its lock; a computer thinks
+outside it, and its move is dropped (and thought again) if the position changed meanwhile (an
+undo, say).
 """
 
 from __future__ import annotations
@@ -34,8 +43,12 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import multiprocessing
 import secrets
+import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -43,15 +56,17 @@ from boneyard import record
 from boneyard.chance import Chance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
-from boneyard.players.base import Player, make_player
+from boneyard.players.base import make_player
 from boneyard.render.geometry import hotspots, layout_geometry, table_size
 from boneyard.rules.base import make_rules
 from boneyard.state import Event, Game
 from boneyard.view import PublicEvent, SeatView, TableView
 from boneyard.web.narrate import table_fields
-from boneyard.web.store import Store, StoredGame
+from boneyard.web.store import Append, Checkpoint, Seats, Store, StoredGame, TakeBack
 
 MAX_MESSAGE: Final = 4096  #: bytes; longer messages are refused unread
+INLINE_LEVELS: Final = frozenset({"random", "greedy"})  #: levels cheap enough to choose on the event loop
+IDLE_SECONDS: Final = 600.0  #: a room with nobody connected and nothing to do leaves memory after this long
 log = logging.getLogger(__name__)
 SeatKind = Literal["human", "computer"]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -117,15 +132,75 @@ def hint(view: SeatView) -> tuple[Move, str]:
     return move, "the only move" if len(view.legal_moves()) == 1 else "nothing scores now"
 
 
+def choose_job(data: dict[str, Any], seat: int, level: str, seed: int) -> str:
+    """In a worker process: the move of computer ``level`` for ``seat`` of the game in ``data`` (a record)."""
+    return str(make_player(level, seed=seed).choose(SeatView(record.replay(data), seat)))
+
+
+def hint_job(data: dict[str, Any], seat: int) -> tuple[str, str]:
+    """In a worker process: :func:`hint` for ``seat`` of the game in ``data`` (a record), as text."""
+    move, reason = hint(SeatView(record.replay(data), seat))
+    return str(move), reason
+
+
+HintJob = Callable[[dict[str, Any], int], tuple[str, str]]
+
+
+class Thinker:
+    """Computer moves and hints, worked out in ``workers`` processes (started on first use).
+
+    A job is sent the game's record (a live :class:`Game` need not be picklable, and the worker
+    rebuilds the seat's :class:`SeatView` from it), so the player still sees only its view.
+    ``random`` and ``greedy`` choose on the event loop: they take well under a millisecond, less
+    than a trip to a worker.  ``hint_job`` may be replaced (tests use a slow one)."""
+
+    def __init__(self, workers: int = 2, *, hint_job: HintJob = hint_job) -> None:
+        self.workers = max(1, workers)
+        self.hint_job = hint_job
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:  # spawn: the server's threads (the store's writer) are not forked
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
+        for attempt in (1, 2):
+            try:
+                return await asyncio.wrap_future(self.pool().submit(job, *args))
+            except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, once
+                self._pool = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def move(self, game: Game, seat: int, level: str, seed: int) -> Move:
+        if level in INLINE_LEVELS:
+            return make_player(level, seed=seed).choose(SeatView(game, seat))
+        text = await self._run(choose_job, record.to_record(game), seat, level, seed)
+        return Move.parse(text)
+
+    async def hint(self, data: dict[str, Any], seat: int) -> tuple[str, str]:
+        """The hint for ``seat`` of the game whose record is ``data`` (taken when the hint was asked)."""
+        move, reason = await self._run(self.hint_job, data, seat)
+        return str(move), str(reason)
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
 class Connection:
     """One WebSocket (or test double): how to send to it and which seat it holds."""
 
-    __slots__ = ("held", "seat", "send")
+    __slots__ = ("held", "hinting", "seat", "send")
 
     def __init__(self, send: Send) -> None:
         self.send = send
         self.seat: int | None = None
         self.held: set[int] = set()  #: every seat this connection has claimed or resumed
+        self.hinting = False  #: a hint for this connection is being worked out
 
 
 class Room:
@@ -142,10 +217,11 @@ class Room:
         self.ai_delay = ai_delay
         self.connections: list[Connection] = []
         self.lock = asyncio.Lock()
-        self.computers: dict[int, Player] = {
-            seat: make_player(info.level, seed=game_seed(seed, 1000 + index))
-            for index, (seat, info) in enumerate((s, i) for s, i in enumerate(seats) if i.kind == "computer")
-        }
+        self.thinker = Thinker(1)  #: Rooms gives every room its own server's thinker
+        self.revision = 0  #: counts every change to the game (moves, undo, deals)
+        self.checkpointed = self.moves  #: the move count in the stored header's record
+        self.touched = time.monotonic()  #: last join, leave or message
+        self._hints: set[asyncio.Task[None]] = set()
         self.last: dict[str, Any] | None = None  #: the last move's hand and end; the move is in each view
         self._task: asyncio.Task[None] | None = None
         self.table = table_size(len(game.rules.tile_set()))
@@ -157,7 +233,7 @@ class Room:
         game = Game(make_rules(variant, len(seats), options), [seat.name for seat in seats])
         deal_next(game, seed)
         room = cls(game_id, game, seats, seed, store, ai_delay, hot_seat=hot_seat)
-        room.persist()
+        store.save(room.checkpoint())
         return room
 
     @classmethod
@@ -167,8 +243,7 @@ class Room:
         meta = stored.record.get("meta")
         hot_seat = isinstance(meta, dict) and meta.get("hot_seat") is True
         room = cls(stored.id, game, seats, stored.seed, store, ai_delay, hot_seat=hot_seat)
-        room._deal_if_due()
-        return room
+        return room  # a table of computers between hands deals when kicked (and stores the deal)
 
     @property
     def moves(self) -> int:
@@ -178,12 +253,19 @@ class Room:
     def status(self) -> str:
         return "finished" if self.game.finished else "running"
 
-    def persist(self) -> None:
+    def checkpoint(self) -> Checkpoint:
+        """The whole game as one write (after a deal, at the end, or when an undo reaches into it)."""
         meta = {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
                 "hot_seat": self.hot_seat}
-        self.store.save(self.id, variant=self.game.rules.name, status=self.status, seed=self.seed,
-                        seats=[seat.as_stored() for seat in self.seats],
-                        record=record.to_record(self.game, seed=self.seed, meta=meta), moves=self.moves)
+        self.checkpointed = self.moves
+        return Checkpoint(self.id, variant=self.game.rules.name, status=self.status, seed=self.seed,
+                          seats=[seat.as_stored() for seat in self.seats],
+                          record=record.to_record(self.game, seed=self.seed, meta=meta), moves=self.moves)
+
+    def idle(self, now: float, seconds: float) -> bool:
+        """Nobody connected, nothing under way, nothing for a computer to do, for ``seconds``."""
+        return (not self.connections and now - self.touched >= seconds and not self.lock.locked()
+                and (self._task is None or self._task.done()) and not self._hints and not self._computer_due())
 
     def _all_computers(self) -> bool:
         return all(seat.kind == "computer" for seat in self.seats)
@@ -296,14 +378,18 @@ class Room:
 
     # ------------------------------------------------------------ connections
     async def join(self, connection: Connection) -> None:
-        self.connections.append(connection)
-        await connection.send(self.state(None))
+        self.touched = time.monotonic()
+        async with self.lock:  # a move being stored is not shown yet
+            self.connections.append(connection)
+            await connection.send(self.state(None))
         self.kick()
 
     async def leave(self, connection: Connection) -> None:
-        if connection in self.connections:
-            self.connections.remove(connection)
-        await self.broadcast()
+        self.touched = time.monotonic()
+        async with self.lock:
+            if connection in self.connections:
+                self.connections.remove(connection)
+            await self.broadcast()
 
     async def broadcast(self) -> None:
         """Send each connection its state.  Only a closed socket is forgotten: any other failure is
@@ -326,10 +412,12 @@ class Room:
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r} (known: {', '.join(_HANDLERS)})")
-        async with self.lock:
+        self.touched = time.monotonic()
+        async with self.lock:  # stored, then told, in order: the next change waits for the broadcast
             changed = await handler(self, connection, message)
+            if changed:
+                await self.broadcast()
         if changed:
-            await self.broadcast()
             self.kick()
 
     async def _claim(self, connection: Connection, message: dict[str, Any]) -> bool:
@@ -344,7 +432,11 @@ class Room:
         self._one_seat(connection, seat)
         token = secrets.token_urlsafe(18)
         info.token_hash = _hash(token)
-        self.persist()
+        try:
+            await self.store.write(Seats(self.id, [seat.as_stored() for seat in self.seats]))
+        except Exception:
+            info.token_hash = None
+            raise ProtocolError("not_stored", "the seat could not be stored; try again") from None
         connection.seat = seat
         connection.held.add(seat)
         await connection.send({"type": "claimed", "seat": seat, "token": token})
@@ -389,6 +481,8 @@ class Room:
             move = Move.parse(text)
         except NotationError as error:
             raise ProtocolError("bad_move", str(error)) from None
+        if move.kind == Kind.DRAW and move.tile is not None:  # the answer would tell the stock's next tile
+            raise ProtocolError("bad_move", "a draw at the table names no tile: send draw")
         game = self.game
         if game.finished:
             raise ProtocolError("game_over", "the game is over")
@@ -396,26 +490,60 @@ class Room:
             raise ProtocolError("hand_over", "the hand is over; send next_hand to deal the next one")
         if game.turn != seat:
             raise ProtocolError("not_your_turn", f"it is {game.names[game.turn]}'s turn, not yours")
-        self._apply(seat, move)
+        await self._apply(seat, move)
         return True
 
-    def _apply(self, seat: int, move: Move) -> None:
+    async def _apply(self, seat: int, move: Move) -> None:
+        """Make ``move`` and store it; if it cannot be stored it is taken back."""
+        game = self.game
         try:
-            self.game.apply(move)
+            event = game.apply(move)
         except IllegalMoveError as error:
             raise ProtocolError("illegal", str(error)) from None
-        self.last = {"hand": len(self.game.log), "hand_over": not self.game.in_hand}
-        self.persist()
+        last, self.last = self.last, {"hand": len(game.log), "hand_over": not game.in_hand}
+        self.revision += 1
+        write = self.checkpoint() if game.finished else Append(self.id, str(event.move), self.moves)
+        try:
+            await self.store.write(write)
+        except Exception:
+            log.exception("game %s: move %s not stored", self.id, event.move)
+            game.undo()
+            self.last = last
+            self.revision += 1
+            raise ProtocolError("not_stored", "the move could not be stored and was taken back; try again") from None
 
     async def _hint(self, connection: Connection, message: dict[str, Any]) -> bool:
         seat = self._seated(connection)
         game = self.game
         if not game.in_hand or game.turn != seat:
             raise ProtocolError("not_your_turn", "a hint is for the player on turn")
-        move, reason = hint(SeatView(game, seat))
-        await connection.send({"type": "hint", "move": str(move), "tile": str(move.tile) if move.tile else None,
-                               "reason": reason})
+        if connection.hinting:
+            raise ProtocolError("hint_pending", "a hint is already being worked out for you")
+        connection.hinting = True
+        position = (self.revision, record.to_record(game))  # as it is now, not when the task starts
+        task = asyncio.get_running_loop().create_task(self._give_hint(connection, seat, *position))
+        self._hints.add(task)
+        task.add_done_callback(self._hints.discard)
         return False
+
+    async def _give_hint(self, connection: Connection, seat: int, revision: int, data: dict[str, Any]) -> None:
+        """Work out a hint in the thinker's pool, off the room's lock; send it if the position is unchanged."""
+        try:
+            text, reason = await self.thinker.hint(data, seat)
+            if self.revision != revision:
+                await connection.send({"type": "error", "code": "hint_stale", "request": "hint",
+                                       "message": "the game moved on before the hint was ready; ask again"})
+                return
+            move = Move.parse(text)
+            await connection.send({"type": "hint", "move": text, "tile": str(move.tile) if move.tile else None,
+                                   "reason": reason})
+        except Exception:  # a failed search or a closed socket: the table goes on without the hint
+            log.warning("game %s: no hint for seat %s", self.id, seat, exc_info=True)
+            with contextlib.suppress(Exception):
+                await connection.send({"type": "error", "code": "hint_failed", "request": "hint",
+                                       "message": "no hint could be worked out; ask again"})
+        finally:
+            connection.hinting = False
 
     async def _undo(self, connection: Connection, message: dict[str, Any]) -> bool:
         seat = self._seated(connection)
@@ -430,7 +558,8 @@ class Room:
             if mover == seat and game.turn == seat:
                 break
         self.last = None
-        self.persist()
+        self.revision += 1
+        await self.store.write(self.checkpoint() if self.moves < self.checkpointed else TakeBack(self.id, self.moves))
         return True
 
     async def _next_hand(self, connection: Connection, message: dict[str, Any]) -> bool:
@@ -440,10 +569,14 @@ class Room:
             raise ProtocolError("game_over", "the game is over")
         if game.in_hand:
             raise ProtocolError("hand_in_progress", "the hand is still being played")
-        deal_next(game, self.seed)
-        self.last = None
-        self.persist()
+        await self._deal()
         return True
+
+    async def _deal(self) -> None:
+        deal_next(self.game, self.seed)
+        self.last = None
+        self.revision += 1
+        await self.store.write(self.checkpoint())
 
     async def _ping(self, connection: Connection, message: dict[str, Any]) -> bool:
         await connection.send({"type": "pong"})
@@ -472,28 +605,34 @@ class Room:
 
     async def _run_computers(self) -> None:
         while self._computer_due():
-            version = self.moves
+            revision = self.revision
             await asyncio.sleep(self.ai_delay if self.game.in_hand else max(self.ai_delay * 3, 0.01))
+            if self.revision != revision or not self._computer_due():
+                continue
+            game = self.game
+            move: Move | None = None
+            if game.in_hand:  # think outside the lock: people's messages are answered meanwhile
+                seat = game.turn
+                seed = game_seed(game_seed(self.seed, 1000 + seat), self.moves)
+                move = await self.thinker.move(game, seat, self.seats[seat].level, seed)
             async with self.lock:
-                if self.moves != version or not self._computer_due():
+                if self.revision != revision:  # an undo, a deal or a move came first: think again
                     continue
-                game = self.game
-                if not game.in_hand:
-                    self._deal_if_due()
-                    self.last = None
-                    self.persist()
+                if move is None:
+                    await self._deal()
                 else:
-                    seat = game.turn
-                    view = SeatView(game, seat)
-                    move = await asyncio.to_thread(self.computers[seat].choose, view)
-                    self._apply(seat, move)
-            await self.broadcast()
+                    try:
+                        await self._apply(game.turn, move)
+                    except ProtocolError:  # not stored (and taken back): try again after the pause
+                        continue
+                await self.broadcast()
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        for task in [self._task, *self._hints]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
 
 _Handler = Callable[[Room, Connection, dict[str, Any]], Awaitable[bool]]
@@ -504,12 +643,21 @@ _HANDLERS: Final[dict[str, _Handler]] = {
 
 
 class Rooms:
-    """Every room of one server, loaded from the store on first use."""
+    """Every room of one server, loaded from the store on first use.
 
-    def __init__(self, store: Store, ai_delay: float = 0.6) -> None:
+    A room with nobody connected and nothing to do (finished, or waiting for a person) leaves
+    memory after ``idle_seconds`` (:meth:`sweep`, run by :meth:`start`'s background task) and is
+    loaded again when someone opens it.  At start every running game is loaded, so computers on
+    turn carry on."""
+
+    def __init__(self, store: Store, ai_delay: float = 0.6, *, thinker: Thinker | None = None,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         self.store = store
         self.ai_delay = ai_delay
+        self.thinker = thinker or Thinker()
+        self.idle_seconds = idle_seconds
         self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def create(self, variant: str, seats: list[Seat], options: dict[str, Any] | None = None,
                seed: int | None = None, *, hot_seat: bool = False) -> Room:
@@ -517,6 +665,7 @@ class Rooms:
         if seed is None:
             seed = secrets.randbelow(2**31)
         room = Room.create(game_id, variant, seats, options, seed, self.store, self.ai_delay, hot_seat=hot_seat)
+        room.thinker = self.thinker
         self.rooms[game_id] = room
         room.kick()
         return room
@@ -531,8 +680,9 @@ class Rooms:
             seed = secrets.randbelow(2**31)
         game_id = secrets.token_hex(6)
         room = Room(game_id, game, seats, seed, self.store, self.ai_delay)
+        room.thinker = self.thinker
         room._deal_if_due()
-        room.persist()
+        self.store.save(room.checkpoint())
         self.rooms[game_id] = room
         room.kick()
         return room
@@ -544,13 +694,49 @@ class Rooms:
             if stored is None:
                 return None
             room = Room.restore(stored, self.store, self.ai_delay)
+            room.thinker = self.thinker
             self.rooms[game_id] = room
             room.kick()
+        room.touched = time.monotonic()
         return room
 
+    def reload_running(self) -> int:
+        """Load every running game (page by page); a damaged record stays out of the way."""
+        loaded = 0
+        for game_id in self.store.ids("running"):
+            try:
+                loaded += self.get(game_id) is not None
+            except BoneyardError as error:
+                log.warning("game %s not loaded: %s", game_id, error)
+        return loaded
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Let idle rooms leave memory; returns their ids (they are all stored)."""
+        now = time.monotonic() if now is None else now
+        gone = [game_id for game_id, room in self.rooms.items() if room.idle(now, self.idle_seconds)]
+        for game_id in gone:
+            del self.rooms[game_id]
+        return gone
+
+    async def start(self) -> None:
+        """Reload the running games and start sweeping idle rooms."""
+        self.reload_running()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, max(0.05, self.idle_seconds / 4)))
+            self.sweep()
+
     async def close(self) -> None:
-        for room in self.rooms.values():
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
+        for room in list(self.rooms.values()):
             await room.close()
+        await asyncio.to_thread(self.thinker.close)
 
 
-__all__ = ["MAX_MESSAGE", "Connection", "ConnectionClosed", "ProtocolError", "Room", "Rooms", "Seat", "deal_next"]
+__all__ = ["MAX_MESSAGE", "Connection", "ConnectionClosed", "ProtocolError", "Room", "Rooms", "Seat", "Thinker",
+           "deal_next"]

@@ -1,25 +1,55 @@
-"""Where the web table keeps its games: one row per game, its record rewritten after every move.
+"""Where the web table keeps its games: a header row per game plus one row per move.
 
-A game is stored as its ``boneyard/1`` record (RECORD.md) plus what a room needs around it:
-the seat kinds and computer levels, the hashes of the seat tokens, and the seed later hands are
-dealt from.  Every change is committed before anyone is told about it, so a server restart
-loses nothing: the room replays the record and carries on.
+A game is stored as its ``boneyard/1`` record (RECORD.md) in a header row — with what a room
+needs around it: the seat kinds and computer levels, the hashes of the seat tokens and the
+seed later hands are dealt from — and the moves of its current hand as rows appended to
+``game_moves``, one per move.  The header's record is rewritten only when a hand is dealt or
+the game ends (a *checkpoint*, which also clears the move rows it took in); an undo deletes the
+rows it takes back.  Loading joins the two: the header's record with the moves appended to its
+last hand.  Files written before the move rows existed have a complete record in the header and
+no move rows, so they load as they are.
 
-Any SQLAlchemy URL works (``sqlite:///games.db``, ``postgresql://…``); the default is a SQLite
-file in the user data directory (:func:`default_url`).
+Writes go through one writer thread (:meth:`Store.write`): it takes every write waiting in its
+queue, commits them in one transaction, then answers each caller.  A room awaits its write
+before it tells anyone about the move, so a server restart loses nothing, and the event loop
+never waits for a commit; many rooms' moves share one commit (and one ``fsync``).
+
+Any SQLAlchemy URL works: ``sqlite:///games.db`` (the default is a SQLite file in the user data
+directory, :func:`default_url`) or ``postgresql+psycopg://user@host/db`` (``postgresql://`` is
+taken to mean the same driver, which the ``web`` extra installs).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import queue
+import threading
 import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import Float, Integer, String, Text, create_engine, select
+from sqlalchemy import (
+    BigInteger,
+    Float,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+BATCH: Final = 500  #: most writes committed in one transaction
 
 
 def default_path() -> Path:
@@ -41,6 +71,14 @@ def sqlite_path(url: str) -> Path | None:
     return Path(url[len(prefix):])
 
 
+def engine_url(url: str) -> str:
+    """``postgresql://…`` and ``postgres://…`` mean psycopg 3 (the driver of the ``web`` extra)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -51,12 +89,22 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     variant: Mapped[str] = mapped_column(String(40))
     status: Mapped[str] = mapped_column(String(16), index=True)  #: running or finished
-    created: Mapped[float] = mapped_column(Float)
+    created: Mapped[float] = mapped_column(Float, index=True)
     updated: Mapped[float] = mapped_column(Float)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     moves: Mapped[int] = mapped_column(Integer, default=0)
     seats: Mapped[str] = mapped_column(Text)  #: JSON list of seat dicts
-    record: Mapped[str] = mapped_column(Text)  #: the boneyard/1 record as JSON
+    record: Mapped[str] = mapped_column(Text)  #: the boneyard/1 record as JSON, up to the last checkpoint
+
+
+class MoveRow(Base):
+    """One move of a game's current hand, made after the header's record was written."""
+
+    __tablename__ = "game_moves"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  #: the game's move count after this move
+    move: Mapped[str] = mapped_column(String(80))
 
 
 @dataclass(slots=True)
@@ -72,49 +120,222 @@ class StoredGame:
     record: dict[str, Any]
 
 
+# ---------------------------------------------------------------- writes
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The whole game: insert or rewrite the header, drop the move rows it now holds."""
+
+    game_id: str
+    variant: str
+    status: str
+    seed: int
+    seats: list[dict[str, Any]]
+    record: dict[str, Any]
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One move of the current hand; ``moves`` is the game's move count after it."""
+
+    game_id: str
+    move: str
+    moves: int
+    status: str = "running"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Undo: forget the move rows after the game's move count ``moves``."""
+
+    game_id: str
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """The seats changed (a seat claimed)."""
+
+    game_id: str
+    seats: list[dict[str, Any]]
+
+
+Write = Checkpoint | Append | TakeBack | Seats
+_Job = tuple[Sequence[Write], "Future[None]"]
+
+
 class Store:
-    """Games in a SQL database, through SQLAlchemy."""
+    """Games in a SQL database, through SQLAlchemy, written by one writer thread."""
 
     def __init__(self, url: str) -> None:
         path = sqlite_path(url)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         self.url = url
-        self.engine: Engine = create_engine(url, future=True)
+        self.engine: Engine = create_engine(engine_url(url))
+        if self.engine.dialect.name == "sqlite" and path is not None:
+            event.listen(self.engine, "connect", _sqlite_wal)
         Base.metadata.create_all(self.engine)
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._writer_lock = threading.Lock()
+        self.commits = 0  #: transactions the writer committed (a batch is one)
 
-    def save(self, game_id: str, *, variant: str, status: str, seed: int, seats: list[dict[str, Any]],
-             record: dict[str, Any], moves: int) -> None:
-        """Insert or update one game (one transaction)."""
-        now = time.time()
-        with Session(self.engine) as session, session.begin():
-            row = session.get(GameRow, game_id)
-            if row is None:
-                row = GameRow(id=game_id, created=now)
-                session.add(row)
-            row.variant = variant
-            row.status = status
-            row.updated = now
-            row.seed = seed
-            row.moves = moves
-            row.seats = json.dumps(seats)
-            row.record = json.dumps(record)
+    # ------------------------------------------------------------ writing
+    def submit(self, *writes: Write) -> Future[None]:
+        """Queue ``writes`` (committed together, in order); the future is done once they are stored."""
+        done: Future[None] = Future()
+        with self._writer_lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(target=self._write_loop, name="boneyard-store-writer", daemon=True)
+                self._writer.start()
+        self._queue.put((writes, done))
+        return done
 
+    async def write(self, *writes: Write) -> None:
+        """Store ``writes`` without blocking the event loop; returns once they are committed."""
+        await asyncio.wrap_future(self.submit(*writes))
+
+    def save(self, *writes: Write) -> None:
+        """Store ``writes`` and wait for the commit (for code outside the event loop)."""
+        self.submit(*writes).result()
+
+    def _write_loop(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            jobs = [job]
+            stop = False
+            while len(jobs) < BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                jobs.append(more)
+            self._commit(jobs)
+            if stop:
+                return
+
+    def _commit(self, jobs: list[_Job]) -> None:
+        # A write whose caller was cancelled (a room closing) is still made: the room has made the change.
+        for _, done in jobs:
+            if not done.running():
+                done.set_running_or_notify_cancel()  # from now on the caller cannot cancel it
+        try:
+            with Session(self.engine) as session, session.begin():
+                for writes, _ in jobs:
+                    for item in writes:
+                        _apply(session, item)
+            self.commits += 1
+        except Exception as error:  # one bad write must not fail the others: retry them one by one
+            if len(jobs) > 1:
+                for job in jobs:
+                    self._commit([job])
+                return
+            if not jobs[0][1].cancelled():
+                jobs[0][1].set_exception(error)
+            return
+        for _, done in jobs:
+            if not done.cancelled():
+                done.set_result(None)
+
+    # ------------------------------------------------------------ reading
     def load(self, game_id: str) -> StoredGame | None:
+        """A game with its record complete: the header's record, the move rows added to its last hand."""
         with Session(self.engine) as session:
             row = session.get(GameRow, game_id)
-            return None if row is None else _stored(row)
+            if row is None:
+                return None
+            moves = list(session.scalars(select(MoveRow.move).where(MoveRow.game_id == game_id)
+                                         .order_by(MoveRow.seq)))
+            stored = _stored(row)
+        if moves:
+            hands = stored.record.get("hands")
+            if isinstance(hands, list) and hands and isinstance(hands[-1], dict):
+                hands[-1]["moves"] = [*hands[-1].get("moves", []), *moves]
+        return stored
 
-    def list(self, status: str | None = None, limit: int = 200) -> list[StoredGame]:
-        """The most recently updated games first."""
-        query = select(GameRow).order_by(GameRow.updated.desc()).limit(limit)
+    def list(self, status: str | None = None, *, offset: int = 0, limit: int | None = 200) -> list[StoredGame]:
+        """Games, newest first (by creation, so pages stay put while games are played)."""
+        query = select(GameRow).order_by(GameRow.created.desc(), GameRow.id.desc()).offset(offset)
+        if limit is not None:
+            query = query.limit(limit)
         if status is not None:
             query = query.where(GameRow.status == status)
         with Session(self.engine) as session:
             return [_stored(row) for row in session.scalars(query)]
 
+    def count(self, status: str | None = None) -> int:
+        query = select(func.count()).select_from(GameRow)
+        if status is not None:
+            query = query.where(GameRow.status == status)
+        with Session(self.engine) as session:
+            return int(session.scalar(query) or 0)
+
+    def ids(self, status: str | None = None, page: int = 500) -> Iterator[str]:
+        """Every game id (of ``status``), page by page, oldest first."""
+        after: tuple[float, str] | None = None
+        while True:
+            query = select(GameRow.created, GameRow.id).order_by(GameRow.created, GameRow.id).limit(page)
+            if status is not None:
+                query = query.where(GameRow.status == status)
+            if after is not None:
+                query = query.where((GameRow.created > after[0]) | ((GameRow.created == after[0])
+                                                                    & (GameRow.id > after[1])))
+            with Session(self.engine) as session:
+                rows = [(created, game_id) for created, game_id in session.execute(query)]
+            yield from (game_id for _, game_id in rows)
+            if len(rows) < page:
+                return
+            after = rows[-1]
+
     def dispose(self) -> None:
+        """Finish the queued writes, stop the writer, close the connections."""
+        with self._writer_lock:
+            writer, self._writer = self._writer, None
+        if writer is not None and writer.is_alive():
+            self._queue.put(None)
+            writer.join()
         self.engine.dispose()
+
+
+def _apply(session: Session, item: Write) -> None:
+    now = time.time()
+    if isinstance(item, Append):
+        session.execute(insert(MoveRow).values(game_id=item.game_id, seq=item.moves, move=item.move))
+        session.execute(update(GameRow).where(GameRow.id == item.game_id)
+                        .values(moves=item.moves, status=item.status, updated=now))
+    elif isinstance(item, Checkpoint):
+        row = session.get(GameRow, item.game_id)
+        if row is None:
+            row = GameRow(id=item.game_id, created=now)
+            session.add(row)
+        row.variant = item.variant
+        row.status = item.status
+        row.updated = now
+        row.seed = item.seed
+        row.moves = item.moves
+        row.seats = json.dumps(item.seats)
+        row.record = json.dumps(item.record)
+        session.execute(delete(MoveRow).where(MoveRow.game_id == item.game_id))
+    elif isinstance(item, TakeBack):
+        session.execute(delete(MoveRow).where(MoveRow.game_id == item.game_id, MoveRow.seq > item.moves))
+        session.execute(update(GameRow).where(GameRow.id == item.game_id).values(moves=item.moves, updated=now))
+    else:
+        session.execute(update(GameRow).where(GameRow.id == item.game_id)
+                        .values(seats=json.dumps(item.seats), updated=now))
+
+
+def _sqlite_wal(connection: Any, record: Any) -> None:
+    """Write-ahead logging: readers never wait for the writer, and a commit is one ``fsync``."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
 
 
 def _stored(row: GameRow) -> StoredGame:
@@ -122,4 +343,5 @@ def _stored(row: GameRow) -> StoredGame:
                       json.loads(row.seats), json.loads(row.record))
 
 
-__all__ = ["Store", "StoredGame", "default_path", "default_url", "sqlite_path"]
+__all__ = ["Append", "Checkpoint", "Seats", "Store", "StoredGame", "TakeBack", "Write", "default_path",
+           "default_url", "engine_url", "sqlite_path"]
