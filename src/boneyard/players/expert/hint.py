@@ -1,9 +1,11 @@
 """The hint: the expert's move for a seat, with a one-line reason in words.
 
-The reason names what most sets the chosen move apart, in the order a player would say it:
-the points it scores ("scores 15"), a void it plays into ("B cannot hold a 4"), a scorpion it
-avoids, the suits it keeps ("keeps three suits"), the weight it sheds, or what the search found
-("wins the hand in most deals").
+The reason says what sets the chosen move apart in a player's words: the points it scores
+("scores 15", which speaks for itself); else up to three of a scorpion it avoids, the suit it
+keeps open for you ("keeps your 5s"), a suit it shuts off for the others ("blocks the 4s"), an
+opponent known to be out of a suit it leaves open ("Computer 1 has no 3s"); else the weight it
+sheds; else what the search found, said without its statistics ("comes out ahead of the other
+moves however the unseen tiles lie").
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ import random
 
 from boneyard.moves import Kind, Move
 from boneyard.players import heuristic
+from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.search import Search
+from boneyard.tiles import MAX_PIPS, Tile
 from boneyard.view import SeatView
 
 HINT_TIME = 0.5
-_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 
 
 def hint_move(view: SeatView, *, seconds: float = HINT_TIME, samples: int | None = None,
@@ -41,33 +44,67 @@ def _only(move: Move) -> str:
 
 
 def reason(view: SeatView, search: Search, move: Move) -> str:
-    """Why ``move`` (chosen by ``search``) is the one, in a few words."""
-    assessments = {item.move: item for item in heuristic.assess(view, search.info)}
-    chosen = assessments.get(move)
-    if chosen is None or move.kind == Kind.GIVE:
-        if move.tile is not None and move.kind == Kind.GIVE:
-            return f"hands over a heavy tile ({view.tile_value(move.tile)} points)"
-        return "the search rates it best"
-    others = [item for other, item in assessments.items() if other != move]
-    best_other_points = max((item.points for item in others), default=0)
-    lowest = heuristic.lowest_score_wins(view)
-    if chosen.points > 0 and chosen.points >= best_other_points and not lowest:
-        return f"scores {chosen.points}"
-    if chosen.avoided_minus and any(item.points < 0 for item in others):
-        return "avoids the scorpion"
-    if chosen.voids:
-        seat, suit = chosen.voids[0]
-        return f"{view.names[seat]} cannot hold a {suit}"
-    if lowest and chosen.shed >= max((item.shed for item in others), default=0) and chosen.shed > 0:
-        return f"sheds {chosen.shed} points of hand value"
-    if chosen.suits_kept >= max((item.suits_kept for item in others), default=0) and chosen.suits_kept > 1:
-        return f"keeps {_WORDS.get(chosen.suits_kept, str(chosen.suits_kept))} suits"
-    if chosen.shed >= max((item.shed for item in others), default=0) and chosen.shed > 0:
-        return f"sheds a heavy tile ({chosen.shed} points)"
+    """Why ``move`` (chosen by ``search``) is the one, in a few plain words."""
+    words = explain(view, move, search.info)
+    if words:
+        return words
     index = search.moves.index(move)
     if index > 0 and search.samples:
-        gain = search.diff_sums[index] / search.samples
-        return f"does better in the sampled deals (+{gain:.1f} on average over {search.samples})"
-    if search.samples > 1:
-        return f"no other move does surely better over {search.samples} sampled deals"
-    return "the search rates it best"
+        return "comes out ahead of the other moves however the unseen tiles lie"
+    return "no other move does better; it is as good as any"
+
+
+def suit_name(suit: int) -> str:
+    """``5s``; the 0s are blanks."""
+    return "blanks" if suit == 0 else f"{suit}s"
+
+
+def explain(view: SeatView, move: Move, info: Inference | None = None) -> str | None:
+    """What sets ``move`` apart in words a player uses ("scores 10", "keeps your 5s;
+    Computer 1 has no 3s", "blocks the 4s"), or None when nothing stands out.  Pure: it
+    reads the seat's view (and the inference drawn from it) only."""
+    if move.kind == Kind.GIVE and move.tile is not None:
+        return f"hands over a heavy tile ({view.tile_value(move.tile)} points)"
+    if info is None:
+        info = infer(view)
+    assessments = {item.move: item for item in heuristic.assess(view, info)}
+    chosen = assessments.get(move)
+    if chosen is None or move.tile is None or not move.is_placement:
+        return None
+    others = [item for other, item in assessments.items() if other != move and other.is_placement]
+    lowest = heuristic.lowest_score_wins(view)
+    first: list[str] = []
+    if chosen.points > 0 and chosen.points >= max((item.points for item in others), default=0) and not lowest:
+        return f"scores {chosen.points}"  # the points speak for themselves
+    if chosen.avoided_minus and any(item.points < 0 for item in others):
+        first.append("avoids the scorpion")
+    rest = list(view.hand)
+    rest.remove(move.tile)
+    ends = heuristic._ends_after(view, move)  # (the heuristic's own reading of the table)
+    held = {suit: sum(1 for tile in rest if tile.has(suit)) for suit in set(ends) if suit <= MAX_PIPS}
+    kept = [suit for suit, count in held.items() if count]
+    if kept:
+        first.append(f"keeps your {suit_name(max(kept, key=lambda suit: (held[suit], suit)))}")
+    blocked = _blocked_suit(view, move, ends, rest, info)
+    if blocked is not None:
+        first.append(f"blocks the {suit_name(blocked)}")
+    for seat, suit in chosen.voids[:1]:
+        first.append(f"{view.names[seat]} has no {suit_name(suit)}")
+    if not first:
+        heaviest = max((item.shed for item in others), default=0)
+        if chosen.shed > 0 and chosen.shed >= heaviest:
+            first.append(f"sheds {chosen.shed} points" if lowest else
+                         f"gets rid of a heavy tile ({chosen.shed} points)")
+    return "; ".join(first[:3]) or None
+
+
+def _blocked_suit(view: SeatView, move: Move, ends: list[int], rest: list[Tile], info: Inference) -> int | None:
+    """The number a play covers when it was the last open end of it, this seat holds no more
+    of it and some are still out: the others lose a suit they could follow."""
+    if move.kind != Kind.PLAY:
+        return None
+    face = view.layout.face_for(move.target, move.half)
+    if face is None or face.value > MAX_PIPS or face.value in ends or any(t.has(face.value) for t in rest):
+        return None
+    out = any(tile.has(face.value) for tile in info.unseen)
+    return face.value if out else None
