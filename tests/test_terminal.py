@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rich.console import Console
 
 import boneyard
-from boneyard.terminal import start_session
+from boneyard import record
+from boneyard.moves import Kind
+from boneyard.state import Game
+from boneyard.terminal import TerminalSession, start_session
 
 
 def scripted(answers: list[str]) -> Iterator[str]:
@@ -45,3 +53,184 @@ def test_pip_table_shows_direction_and_directional_effects(tmp_path: Path) -> No
     for word in ("Skip:", "Reverse:", "Again:", "Draw:"):
         assert word in seen
     assert "owes" in seen  # a pending double and the plays it still owes
+
+
+# ---------------------------------------------------------------- issue 14
+def session_for(game: Game, answers: list[str], path: Path | None, *, width: int = 100,
+                height: int = 40, hook: Callable[[int], None] | None = None) -> tuple[TerminalSession, Console]:
+    """A session on ``game`` that answers from ``answers`` (then ``q``); ``hook(n)`` runs before answer ``n``."""
+    console = Console(record=True, width=width, height=height, force_terminal=False)
+    feed = scripted(answers)
+    asked = [0]
+
+    def ask(prompt: str) -> str:
+        asked[0] += 1
+        if hook is not None:
+            hook(asked[0])
+        return next(feed)
+
+    return start_session(game, ["greedy"], 0, path, console, ask), console
+
+
+def test_a_failed_save_keeps_playing_keeps_every_move_and_saves_once_it_can(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / "g.boneyard.json"
+
+    def breaks_and_mends(answer: int) -> None:
+        if answer == 2:  # the folder goes away (a removed disk, say): saving fails
+            shutil.rmtree(folder)
+            folder.write_text("now a file")
+        if answer == 5:
+            folder.unlink()
+            folder.mkdir()
+
+    game = boneyard.new_game("all-fives", 2, seed=3)
+    session, console = session_for(game, ["1"] * 6, path, hook=breaks_and_mends)
+    assert session.save()
+    session.run()
+    text = " ".join(console.export_text().split())
+    assert text.count("Could not save to") == 1  # said once, retried quietly after every move
+    assert "s FILE to save elsewhere" in text
+    assert "again" in text
+    saved = record.load(path)
+    assert saved["hands"] == record.to_record(game)["hands"]
+    assert sum(1 for log in game.log for event in log.events if event.seat == 0) >= 5
+
+
+def test_quit_while_saving_fails_asks_and_s_file_saves_elsewhere(tmp_path: Path) -> None:
+    bad = tmp_path / "plain"
+    bad.write_text("")
+    elsewhere = tmp_path / "elsewhere.json"
+    game = boneyard.new_game("all-fives", 2, seed=3)
+    session, console = session_for(game, ["1", "q", f"s {elsewhere}", "1", "q"], None)
+    session.save_path = bad / "g.json"
+    session.run()
+    text = " ".join(console.export_text().split())
+    assert "q again to quit without saving" in text
+    assert f"Saved to {elsewhere}" in text
+    assert record.load(elsewhere)["hands"] == record.to_record(game)["hands"]
+
+
+def test_a_run_without_a_terminal_leaves_no_files_unless_asked(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "-m", "boneyard", "play", "block", "--seed", "1"], input="1\nq\n",
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "pass --save FILE" in done.stdout
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def first_hand_where(variant: str, players: int, wanted: Callable[[Game], bool], **options: object) -> Game:
+    """The first position of a seeded hand, played at random, where seat 0 is on turn and ``wanted`` holds."""
+    rng = random.Random(1)
+    for seed in range(100):
+        game = boneyard.new_game(variant, players, seed=seed, options=options or None)
+        while game.in_hand:
+            if game.turn == 0 and wanted(game):
+                return game
+            game.apply(rng.choice(game.legal_moves()))
+    raise AssertionError("no such position in 100 deals")
+
+
+def test_a_tile_with_one_legal_place_may_be_typed_alone_either_way_round(tmp_path: Path) -> None:
+    def one_place(game: Game) -> bool:
+        plays = [m for m in game.legal_moves() if m.kind == Kind.PLAY and m.tile is not None]
+        tiles = [m.tile for m in plays]
+        return any(tiles.count(t) == 1 and not t.is_double for t in tiles)
+
+    game = first_hand_where("block", 2, one_place)
+    plays = [m for m in game.legal_moves() if m.kind == Kind.PLAY]
+    move = next(m for m in plays if [p.tile for p in plays].count(m.tile) == 1 and m.tile and not m.tile.is_double)
+    assert move.tile is not None
+    for typed in (f"{move.tile.high}-{move.tile.low}", f"{move.tile.low}-{move.tile.high}",
+                  f"{move.tile.other_half(move.half)}-{move.half}@{move.target}"):
+        session, _ = session_for(game, [], None)
+        assert session.parse_answer(typed, game.legal_moves()) == move
+
+
+def test_an_ambiguous_tile_gets_a_short_question(tmp_path: Path) -> None:
+    def two_places(game: Game) -> bool:
+        tiles = [m.tile for m in game.legal_moves() if m.kind == Kind.PLAY]
+        return any(tiles.count(t) > 1 for t in tiles)
+
+    game = first_hand_where("block", 2, two_places)
+    legal = game.legal_moves()
+    tiles = [m.tile for m in legal if m.kind == Kind.PLAY]
+    tile = next(t for t in tiles if tiles.count(t) > 1)
+    assert tile is not None
+    choices = [m for m in legal if m.tile == tile]
+    session, console = session_for(game, ["b"], None)
+    assert session.parse_answer(str(tile), legal) == choices[1]
+    assert f"{tile} fits {len(choices)} ways: a) " in " ".join(console.export_text().split())
+
+
+def test_errors_about_the_players_own_hand_say_your_hand(tmp_path: Path) -> None:
+    game = first_hand_where("block", 2, lambda g: bool(g.layout.tiles))
+    missing = next(t for t in game.rules.tile_set() if t not in game.hands[0])
+    session, console = session_for(game, [f"{missing}@1"], None)
+    session.human_turn()
+    assert f"{missing} is not in your hand" in console.export_text()
+
+
+def test_help_shows_the_legend() -> None:
+    game = boneyard.new_game("block", 2, seed=1)
+    session, console = session_for(game, ["?"], None)
+    session.human_turn()
+    text = console.export_text()
+    for mark in ("‖", "✚", "«W✚W»", "⋔", "from ₃", "S R A D"):
+        assert mark in text
+
+
+def test_spinner_hub_toes_and_crosswise_doubles_look_different() -> None:
+    from boneyard.layout import Placed, Role
+    from boneyard.render.text import tile_text
+    from boneyard.tiles import Tile
+
+    looks = {tile_text(Placed(1, Tile(6, 6), role, 6, 6, 0, 0)).plain for role in
+             (Role.CROSS, Role.SPINNER, Role.HUB, Role.TOES)}
+    assert len(looks) == 4
+
+
+def test_two_different_legal_moves_never_read_the_same() -> None:
+    from boneyard.render.text import describe_move
+
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(6):
+        game = boneyard.new_game("pip", 4, seed=seed)
+        while game.in_hand:
+            moves = game.legal_moves()
+            words = [describe_move(move, game.layout) for move in moves]
+            assert len(set(words)) == len(words), list(zip(moves, words, strict=True))
+            checked += len(moves) > 1
+            game.apply(rng.choice(moves))
+    assert checked > 50
+
+
+def test_on_80_by_24_the_table_and_a_long_move_list_stay_on_screen() -> None:
+    game = first_hand_where("pip", 2, lambda g: len(g.legal_moves()) >= 24)
+    session, console = session_for(game, ["q"], None, width=80, height=24)
+    session.human_turn()
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert len(lines) <= 24
+    assert max(len(line) for line in lines) <= 80
+    assert f"{len(game.legal_moves())})" in lines[-2] or any(f"{len(game.legal_moves())})" in x for x in lines)
+
+
+def test_the_hand_summary_explains_the_points() -> None:
+    game = boneyard.new_game("all-fives", 2, seed=4)
+    session, console = session_for(game, [], None)
+    while game.in_hand:
+        game.apply(game.legal_moves()[0])
+    session.say_hand_end()
+    text = console.export_text()
+    result = game.hand.result
+    assert result is not None
+    left = sum(game.hand_points_of(s) for s in range(2))
+    for seat in range(2):
+        count = game.hand_points_of(seat)
+        assert f"({count} pip{'s' if count != 1 else ''})" in text
+    if result.end == "domino":
+        assert f"domino: {left} pips left → " in text
+    assert "[" in text.split("Hand 1 over")[0]  # the final layout is shown first

@@ -271,24 +271,31 @@ class TerminalSession:
         self.console.print("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)),
                            highlight=False)
 
-    def move_list(self, moves: list[Move]) -> Table:
-        """The numbered legal moves, in as many columns as the terminal's width allows."""
+    def move_list(self, moves: list[Move], room: int | None = None) -> Table:
+        """The numbered legal moves in as many columns as the terminal's width allows; when they would
+        take more than ``room`` lines, in notation only (``12) 9-2@22 (+5)``), so the table stays in view."""
         game = self.game
-        entries = []
-        for number, move in enumerate(moves, 1):
-            points = game.play_points(move)[1] if move.is_placement else 0
-            extra = f" (+{points})" if points > 0 else f" ({points})" if points < 0 else ""
-            entries.append(Text(f"{number:2}) {describe_move(move, game.layout)}{extra}"))
-        widest = max(len(entry.plain) for entry in entries) + 2
-        columns = max(1, min(3, self.console.width // widest))
-        rows = -(-len(entries) // columns)
+        points = [game.play_points(move)[1] if move.is_placement else 0 for move in moves]
+        extras = [f" (+{p})" if p > 0 else f" ({p})" if p < 0 else "" for p in points]
+        pairs = list(enumerate(zip(moves, extras, strict=True), 1))
+        entries = [f"{n:2}) {describe_move(m, game.layout)}{e}" for n, (m, e) in pairs]
+        columns, rows = self._shape(entries, 3)
+        if room is not None and rows > room:
+            entries = [f"{n:2}) {m}{e}" for n, (m, e) in pairs]
+            columns, rows = self._shape(entries, 8)
         grid = Table.grid(padding=(0, 2))
         for _ in range(columns):
             grid.add_column()
         for row in range(rows):
-            grid.add_row(*[entries[row + rows * col] if row + rows * col < len(entries) else Text("")
+            grid.add_row(*[entries[row + rows * col] if row + rows * col < len(entries) else ""
                            for col in range(columns)])
         return grid
+
+    def _shape(self, entries: list[str], most: int) -> tuple[int, int]:
+        """Columns and rows for ``entries`` at this terminal's width (at most ``most`` columns)."""
+        widest = max(len(entry) for entry in entries) + 2
+        columns = max(1, min(most, self.console.width // widest, len(entries)))
+        return columns, -(-len(entries) // columns)
 
     # ------------------------------------------------------------ saving
     def save(self, quiet: bool = False) -> bool:
@@ -299,6 +306,8 @@ class TerminalSession:
             record.save(self.game, self.save_path, meta=self.meta)
         except OSError as error:
             reason = error.strerror or str(error)
+            if error.filename and str(error.filename) != str(self.save_path):
+                reason += f": {error.filename}"
             if self.unsaved is None and not quiet:
                 self.console.print(f"Could not save to {self.save_path} ({reason}). The game goes on with every move "
                                    "kept; saving is tried again after each move, or type s FILE to save elsewhere.",
@@ -364,9 +373,11 @@ class TerminalSession:
     def human_turn(self) -> bool:
         """One decision of the human; ``False`` when they quit."""
         game = self.game
-        self.console.print(self.table())
+        table = self.table()
+        self.console.print(table)
         moves = game.legal_moves()
-        self.console.print(self.move_list(moves))
+        room = self.console.height - len(self.console.render_lines(table, pad=False)) - 2
+        self.console.print(self.move_list(moves, room), highlight=False)
         quitting = False
         while True:
             try:

@@ -23,15 +23,16 @@ from boneyard.tiles import half_text
 
 #: what each mark of :func:`layout_lines` and the move list means
 LEGEND = """\
-[4|2]₃   tile 3 of the layout (moves name it: 5-4@3 joins a 4 to it); the near half is the one it joined
+[4|2]₃   tile 3 on the table; its near half (4) is the one that joined
+         (moves name tiles by number: 5-2@3 joins the 2 of 5-2 to tile 3)
 [6‖6]    a double placed crosswise: tiles join its two long sides
 [6✚6]    a spinner: its two sides first, then its two short ends
-«W✚W»    PIP's hub (the starter): its two sides first, then top and bottom
-[5⋔5]    a PIP double with three toes; it owes plays on its toes before play goes elsewhere
-from ₃   an arm growing from tile 3 (a spinner's end, a hub's top or bottom, a toe), shown under it
-W        a wild half: joins any number, and any number joins it
-S R A D  PIP's letter halves: Skip the next player, Reverse the direction, play Again, the next player Draws
-(+10)    what the move scores now; (-2) what it costs"""
+«W✚W»    PIP's hub, the starter: its two sides first, then top and bottom
+[5⋔5]    a PIP double with three toes, each owed a play before play moves on
+from ₃   an arm that grows from tile 3 (a spinner's end, a toe), listed under it
+W        a wild half: it joins any number, and any number joins it
+S R A D  PIP letters: Skip the next player, Reverse, play Again, next Draws
+(+10)    what a move scores now; (-2) what it costs"""
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
