@@ -165,9 +165,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                 print(f"deal {deal} expert seat {seat}: {result:+.0f}  (so far {wins}-{losses}-{ties})", flush=True)
     games = wins + losses + ties
     low, high = wilson(wins, games)
+    decided = wins + losses
+    d_low, d_high = wilson(wins, decided) if decided else (0.0, 1.0)
     print(f"{args.expert} vs OpenSpiel ISMCTS ({args.sims} simulations), python_block_dominoes, "
           f"{args.deals} duplicate deals: {wins} wins, {losses} losses, {ties} ties of {games} "
-          f"({wins / games:.1%}, 95% interval {low:.2f}-{high:.2f}; {time.perf_counter() - started:.0f} s)")
+          f"({wins / games:.1%}, 95% interval {low:.2f}-{high:.2f}; of the decided games "
+          f"{wins / max(1, decided):.1%}, 95% interval {d_low:.2f}-{d_high:.2f}; "
+          f"{time.perf_counter() - started:.0f} s)")
     for side, times in clock.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0

@@ -13,6 +13,10 @@ expert in every seat rotation (two players: each deal from both seats), the same
 both; the table gives today's expert's win rate with its 95% Wilson interval.
 
     python -m benchmarks.previous_expert --variants block,draw --deals 4 --expert expert:time=0.1
+    python -m benchmarks.previous_expert --variants block --players 4 --options partnerships=on --deals 4
+
+With four players today's expert holds seats 0 and 2 in one game of a deal and 1 and 3 in the other
+(in partnership Block: one side each).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -107,12 +111,12 @@ def start_child(commit: str) -> subprocess.Popen[str]:
 
 
 def play(variant: str, players: int, seed: int, index: int, rotation: int, spec: str,
-         child: subprocess.Popen[str]) -> bool:
+         child: subprocess.Popen[str], options: Mapping[str, object] | None = None) -> bool:
     """One game of deal ``index``; today's expert sits in the seats ``s`` with ``(s + rotation) % 2 == 0``.
 
     Whether today's expert's side won."""
     number = game_seed(seed, index)
-    game = Game(make_rules(variant, players), chance=Chance(number))
+    game = Game(make_rules(variant, players, options), chance=Chance(number))
     today = {s for s in range(players) if (s + rotation) % 2 == 0}
     seats: list[Any] = [make_player(spec, seed=number + 101 * s) if s in today
                         else PreviousExpert(child, spec, index * players + rotation, number + 101 * s)
@@ -130,7 +134,7 @@ def play(variant: str, players: int, seed: int, index: int, rotation: int, spec:
 
 
 def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: int,
-          commit: str = PREVIOUS_COMMIT) -> list[dict[str, object]]:
+          commit: str = PREVIOUS_COMMIT, options: Mapping[str, object] | None = None) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     child = start_child(commit)
     try:
@@ -139,7 +143,7 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
             wins = games = 0
             for index in range(deals):
                 for rotation in range(2):
-                    wins += play(variant, players, seed, index, rotation, spec, child)
+                    wins += play(variant, players, seed, index, rotation, spec, child, options)
                     games += 1
             low, high = wilson(wins, games)
             rows.append({"variant": variant, "pair": f"{spec} vs {spec}@{commit}", "games": games, "wins": wins,
@@ -161,12 +165,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--commit", default=PREVIOUS_COMMIT, help="the earlier commit to play against")
+    parser.add_argument("--options", default="", help="variant options, KEY=VALUE,... (partnerships=on)")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     print(f"Win rate of today's expert against the expert of commit {args.commit}, {args.players} players, "
           f"{args.deals} duplicate deals, seed {args.seed}")
-    rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit)
+    options = dict(item.split("=", 1) for item in args.options.split(",") if "=" in item)
+    rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit, options)
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
             json.dump({"previous": rows, "args": vars(args)}, handle, indent=2)

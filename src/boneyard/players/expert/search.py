@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 
 from boneyard.moves import Move
 from boneyard.players import heuristic
@@ -171,8 +170,11 @@ class Search:
         #: paired differences against the first move over complete deals: sums and sums of squares
         self.diff_sums = [0.0] * len(self.moves)
         self.diff_squares = [0.0] * len(self.moves)
-        #: per root move, its value on every complete deal since it was last searched (aligned for active moves)
-        self.deal_values: list[list[float]] = [[] for _ in self.moves]
+        #: per pair of root moves (i, j), over the complete deals: the sum of value i - value j and of its square
+        #: (kept while both are searched, so every active pair counts every complete deal)
+        size = len(self.moves)
+        self.pair_sums = [[0.0] * size for _ in range(size)]
+        self.pair_squares = [[0.0] * size for _ in range(size)]
         self.active = list(range(len(self.moves)))  #: root moves still searched (racing drops the rest)
         self.racing = race
         #: every consistent deal, where few enough exist and the stock's order cannot matter (else ``None``)
@@ -233,8 +235,13 @@ class Search:
             self.totals[index] += value
             self.counts[index] += 1
             values.append(value)
+        sums, squares = self.pair_sums, self.pair_squares
         for index, value in zip(self.active, values, strict=True):
-            self.deal_values[index].append(value)
+            row, row_squares = sums[index], squares[index]
+            for other, other_value in zip(self.active, values, strict=True):
+                diff = value - other_value
+                row[other] += diff
+                row_squares[other] += diff * diff
         if self.active[0] == 0:  # the heuristic's choice is still searched: the guard's paired gains
             base = values[0]
             for index, value in zip(self.active, values, strict=True):
@@ -249,21 +256,20 @@ class Search:
     def race(self) -> None:
         """Drop the root moves whose paired value trails the leader's by more than :data:`RACE_MARGIN` standard errors.
 
-        The leader is the active move with the best mean over the deals every active move was searched
-        on; a move is compared with it deal by deal (the same deal and playout seed), so the luck of
-        the deal cancels and a clearly worse move is dropped after a few deals."""
-        count = min(len(self.deal_values[i]) for i in self.active)
-        if count < RACE_START:
-            return
-        rows = {i: self.deal_values[i][-count:] for i in self.active}
-        leader = max(self.active, key=lambda i: (round(sum(rows[i]), 9), -i))
+        The leader is the active move with the best mean over the complete deals; a move is compared
+        with it deal by deal (the same deal and playout seed), so the luck of the deal cancels and a
+        clearly worse move is dropped after a few deals."""
+        n = self.samples
+        sums, squares = self.pair_sums, self.pair_squares
+        first = self.active[0]
+        # the best mean: every active move's sum relative to the first active one ranks them
+        leader = max(self.active, key=lambda i: (round(sums[i][first], 9), -i))
         keep = []
         for index in self.active:
-            if index != leader:
-                mean, error = paired(rows[index], rows[leader])
-                if mean + RACE_MARGIN * error < 0:
-                    continue
-            keep.append(index)
+            mean = sums[index][leader] / n
+            variance = max(0.0, (squares[index][leader] - n * mean * mean) / (n - 1))
+            if index == leader or mean + RACE_MARGIN * math.sqrt(variance / n) >= 0:
+                keep.append(index)
         self.active = keep
 
     def evaluate(self, game: Game, rng: random.Random) -> float:
@@ -309,15 +315,6 @@ class Search:
         scores = self.lower_bounds() if guard else self.means()
         index = max(self.active, key=lambda i: (round(scores[i], 9), -i))
         return self.moves[index]
-
-
-def paired(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
-    """The mean of ``values - base`` deal by deal and its standard error."""
-    n = len(values)
-    diffs = [a - b for a, b in zip(values, base, strict=True)]
-    mean = sum(diffs) / n
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    return mean, math.sqrt(variance / n)
 
 
 class ExpertPlayer:
