@@ -1,0 +1,216 @@
+// The game review in the browser (docs/review.md): a Review button at game over and in the replay viewer;
+// each reviewed move's tile outlined in its mark's colour, the better move drawn as a ghost tile, and a plot
+// of the seat's expected result move by move.  The review is worked out by the server (POST /api/review, in a
+// worker process); this module only draws it, through the hooks app.js dispatches (boneyard:summary,
+// boneyard:replay).
+import { el, tileGroup } from "/static/table.js";
+
+const MARKS = ["best", "inaccuracy", "mistake", "blunder"];
+const review = { data: null, result: null, seat: 0, busy: false, error: "", last: null };
+
+function node(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") element.textContent = value;
+    else if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else element.setAttribute(key, value);
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined) element.append(child);
+  return element;
+}
+
+function signed(value, digits = 1) {
+  return `${value > 0 ? "+" : ""}${value.toFixed(digits)}`;
+}
+
+function addStyle() {
+  if (document.getElementById("review-style")) return;
+  document.head.append(node("style", { id: "review-style", text: `
+    .tile.review-best .halo { stroke: var(--review-best); }
+    .tile.review-inaccuracy .halo { stroke: var(--review-inaccuracy); }
+    .tile.review-mistake .halo { stroke: var(--review-mistake); }
+    .tile.review-blunder .halo { stroke: var(--review-blunder); }
+    .tile.ghost { opacity: .45; pointer-events: none; }
+    .tile.ghost .halo { stroke: var(--review-best); stroke-dasharray: .2 .1; }
+    :root { --review-best: #2e9d57; --review-inaccuracy: #d4a017; --review-mistake: #e06a1b; --review-blunder: #d0312d; }
+    #review-panel { margin: .5rem 0; }
+    #review-panel .mark { font-weight: 600; padding: 0 .3em; border-radius: .3em; color: #fff; }
+    #review-panel .mark-best { background: var(--review-best); }
+    #review-panel .mark-inaccuracy { background: var(--review-inaccuracy); }
+    #review-panel .mark-mistake { background: var(--review-mistake); }
+    #review-panel .mark-blunder { background: var(--review-blunder); }
+    #review-panel .hindsight { opacity: .8; font-style: italic; }
+    #review-plot { width: 100%; max-width: 40rem; height: 9rem; display: block; }
+  ` }));
+}
+
+// ------------------------------------------------------------------ game over: a Review button
+document.addEventListener("boneyard:summary", (event) => {
+  const { game, summary, actions } = event.detail;
+  if (!summary.game_over || !actions || actions.querySelector(".review-link")) return;
+  actions.prepend(node("a", { class: "button review-link", href: `/replay/${game}#review`, text: "Review" }));
+});
+
+// ------------------------------------------------------------------ the replay viewer
+async function recordBody() {
+  const match = window.location.pathname.match(/^\/replay\/([\w-]+)$/);
+  if (match && match[1] !== "file") return { game_id: match[1] };
+  const input = document.getElementById("record-file");
+  const file = input && input.files[0];
+  if (!file) throw new Error("the record of this replay is no longer at hand: load it again");
+  return { record: await file.text() };
+}
+
+async function runReview() {
+  if (review.busy) return;
+  review.busy = true;
+  review.error = "";
+  review.result = null;
+  redraw();
+  try {
+    const body = { ...(await recordBody()), seat: review.seat };
+    const response = await fetch("/api/review", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body) });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(answer.detail || `the review failed (${response.status})`);
+    review.result = answer;
+  } catch (error) {
+    review.error = error.message;
+  } finally {
+    review.busy = false;
+    redraw();
+  }
+}
+
+function tools(data) {
+  const box = document.getElementById("replay-tools");
+  if (!box) return;
+  if (box.dataset.review === "ready" && review.data === data) return;
+  const seat = node("select", { "aria-label": "seat to review", id: "review-seat",
+    onchange: (event) => { review.seat = Number(event.target.value); review.result = null; redraw(); } },
+  data.players.map((name, index) => node("option", { value: index, text: name })));
+  seat.value = String(review.seat);
+  box.replaceChildren(seat, node("button", { type: "button", id: "review-button", onclick: runReview, text: "Review" }));
+  box.dataset.review = "ready";
+}
+
+function decisionAt(handNumber, step) {
+  if (!review.result) return null;
+  return review.result.decisions.find((d) => d.hand === handNumber && d.move_number === step) || null;
+}
+
+function decorate(detail) {
+  const hand = detail.data.hands[detail.hand];
+  const svg = document.getElementById("replay-table");
+  if (!svg) return;
+  svg.querySelectorAll(".tile.ghost").forEach((ghost) => ghost.remove());
+  MARKS.forEach((mark) => svg.querySelectorAll(`.review-${mark}`).forEach((tile) => tile.classList.remove(`review-${mark}`)));
+  if (!hand || !review.result) return;
+  const decision = decisionAt(hand.number, detail.step);
+  if (!decision) return;
+  const placed = hand.steps[detail.step].placed;
+  const played = svg.querySelector(`g.tile[data-index="${placed}"]`);
+  if (played && hand.steps[detail.step - 1] && hand.steps[detail.step - 1].placed < placed) {
+    played.classList.add(`review-${decision.mark}`);
+  }
+  if (decision.ghost) {
+    const ghost = tileGroup(decision.ghost, "tile ghost");
+    ghost.setAttribute("aria-label", `better: ${decision.best}`);
+    svg.appendChild(ghost);
+  }
+}
+
+function describe(decision) {
+  const parts = [node("span", { class: `mark mark-${decision.mark}`, text: decision.mark }),
+    ` ${decision.played}: ${signed(decision.value)} expected points of the hand`];
+  if (decision.best !== decision.played) {
+    parts.push(`; best ${decision.best} ${signed(decision.best_value)} (difference ${signed(decision.interval[0])}`
+      + ` to ${signed(decision.interval[1])})`);
+  }
+  if (decision.win !== null) parts.push(`; wins the game in ${Math.round(decision.win * 100)}% of the deals`);
+  const lines = [node("p", {}, parts)];
+  if (decision.comment) lines.push(node("p", { text: decision.comment }));
+  lines.push(node("p", { class: "hindsight", text: decision.open_hands === null
+    ? "Open hands (hindsight): not solved here (too many tiles left)."
+    : `Open hands (hindsight, every hand known): ${signed(decision.open_hands)}.` }));
+  return lines;
+}
+
+function plot(result, current) {
+  const decisions = result.decisions;
+  const width = 400;
+  const height = 120;
+  const pad = 10;
+  const svg = el("svg", { id: "review-plot", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": "expected result of the hand, decision by decision" });
+  if (!decisions.length) return svg;
+  const values = decisions.map((d) => d.value);
+  const low = Math.min(0, ...values);
+  const high = Math.max(0, ...values);
+  const span = high - low || 1;
+  const x = (i) => pad + (decisions.length === 1 ? 0 : (i * (width - 2 * pad)) / (decisions.length - 1));
+  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / span;
+  el("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), stroke: "currentColor", "stroke-opacity": 0.3 }, svg);
+  decisions.forEach((d, i) => {
+    if (i && d.hand !== decisions[i - 1].hand) {
+      const at = (x(i) + x(i - 1)) / 2;
+      el("line", { x1: at, x2: at, y1: pad, y2: height - pad, stroke: "currentColor", "stroke-opacity": 0.15 }, svg);
+    }
+  });
+  el("polyline", { points: decisions.map((d, i) => `${x(i)},${y(d.value)}`).join(" "), fill: "none",
+    stroke: "currentColor", "stroke-width": 1.5 }, svg);
+  decisions.forEach((d, i) => {
+    const dot = el("circle", { cx: x(i), cy: y(d.value), r: d === current ? 5 : 3,
+      fill: `var(--review-${d.mark})`, stroke: d === current ? "currentColor" : "none", "data-hand": d.hand,
+      "data-move": d.move_number, "data-mark": d.mark, "data-played": d.played,
+      "data-ghost": d.ghost ? d.ghost.tile : "" }, svg);
+    el("title", {}, dot).textContent = `hand ${d.hand}, move ${d.move_number}: ${d.played} ${signed(d.value)} (${d.mark})`;
+  });
+  return svg;
+}
+
+function panel(detail) {
+  let box = document.getElementById("review-panel");
+  if (!box) {
+    const anchor = document.getElementById("replay-end");
+    if (!anchor) return;
+    box = node("div", { id: "review-panel", "aria-live": "polite" });
+    anchor.after(box);
+  }
+  if (review.busy) { box.replaceChildren(node("p", { text: "Reviewing… (the server searches every decision)" })); return; }
+  if (review.error) { box.replaceChildren(node("p", { class: "error", text: review.error })); return; }
+  const result = review.result;
+  if (!result) { box.replaceChildren(); return; }
+  const hand = detail.data.hands[detail.hand];
+  const decision = hand ? decisionAt(hand.number, detail.step) : null;
+  const summary = result.summaries[0];
+  const head = node("p", { text: `${summary.name}: accuracy ${Math.round(summary.accuracy * 100)}%, `
+    + `${summary.points_lost.toFixed(1)} expected points lost; ${MARKS.map((m) => `${summary.marks[m]} ${m}`).join(", ")}`
+    + ` (${summary.forced} forced moves skipped)` });
+  const costly = node("ol", {}, summary.costliest.map((d) => node("li",
+    { text: `hand ${d.hand}, move ${d.move_number} (${d.mark}): ${d.comment}` })));
+  box.replaceChildren(head, plot(result, decision), ...(decision ? describe(decision) : []), costly);
+}
+
+function redraw() {
+  if (review.last) render(review.last);
+}
+
+function render(detail) {
+  addStyle();
+  if (review.data !== detail.data) {
+    Object.assign(review, { data: detail.data, result: null, error: "", seat: 0 });
+  }
+  review.last = detail;
+  tools(detail.data);
+  const button = document.getElementById("review-button");
+  if (button) button.disabled = review.busy;
+  decorate(detail);
+  panel(detail);
+}
+
+document.addEventListener("boneyard:replay", (event) => {
+  const fresh = review.data !== event.detail.data;
+  render(event.detail);
+  if (fresh && window.location.hash === "#review") runReview();
+});
