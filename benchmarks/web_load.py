@@ -1,55 +1,134 @@
-"""Load on the web table: N games at once, each between two scripted WebSocket clients.
+"""Load on the web table: issue 13's three targets, measured side by side in one run.
 
-One server (uvicorn, in a thread, 127.0.0.1, an ephemeral port, a throwaway SQLite file) and
-two clients per game that claim their seats and play the first legal move whenever it is their
-turn, dealing the next hand when one ends.  A move's latency is the time from sending it to
-receiving the state that contains it; every move is committed to the database before that state
-is sent, so this measures the whole path.  Loops are bounded: each game stops after ``--moves``
-moves or when it is over, and the run stops after ``--seconds`` whatever happens.
+One real server (uvicorn in its own process on 127.0.0.1, games in a throwaway SQLite file on
+disk) and scripted WebSocket clients in this process that claim their seats and play the first
+legal move whenever it is their turn, dealing the next hand when one ends.  A move's latency is
+the time from sending it to receiving the state that contains it; the server stores every move
+before it sends that state, so this measures the whole path.
 
-    python -m benchmarks.web_load                      # 8 games of Draw, up to 150 moves each
-    python -m benchmarks.web_load --games 32 --variant all-fives --json out.json
+1. **Throughput**: ``--rooms`` rooms (20) × 2 humans for ``--seconds``: moves/s and the p95 of
+   move → state (targets ≥ 400 moves/s, p95 ≤ 50 ms).
+2. **Hint burst**: one seated player asks for ``--hints`` hints (50), each as soon as the last is
+   answered (one may be pending per connection), while two people play in another room: that
+   room's move → state p95 and ping p95 (target ≤ 50 ms).
+3. **Memory**: the load of 1. for ``--duration`` seconds (a finished game is replaced by a new
+   one, so rooms come and go); the server's RSS after the first minute (or a third of the run if
+   shorter) against its RSS at the end (target: within 10 %).  Finished rooms leave the server's
+   memory after ``--idle`` seconds without connections.
+
+    python -m benchmarks.web_load                            # about 3 minutes
+    python -m benchmarks.web_load --duration 600 --json out.json   # the issue's 10 minutes
+    python -m benchmarks.web_load --src /tmp/web_before/src  # the server from another checkout
+
+Every loop is bounded by its phase's time.  ``--serve`` is how the benchmark starts the server
+(in a child process, with ``--src`` first on its path).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
+import signal
 import socket
-import statistics
+import subprocess
+import sys
 import tempfile
-import threading
 import time
+import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parent.parent
 
-def start_server(db_url: str) -> tuple[Any, threading.Thread, int]:
+
+# ---------------------------------------------------------------- the server (child process)
+def serve(db_url: str, port: int, idle: float) -> None:
+    """Run the web table on 127.0.0.1:``port`` with limits wide enough for the load (one client
+    address opens every connection and asks for every hint)."""
     import uvicorn
 
     from boneyard.web.app import create_app
 
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(db_url, ai_delay=0), log_level="warning", ws_max_size=65536))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.02)
-    return server, thread, port
+    try:
+        from boneyard.web.limits import Limits
+    except ImportError:  # older code: no limits to widen
+        app = create_app(db_url, ai_delay=0)
+    else:
+        app = create_app(db_url, ai_delay=0, limits=Limits(
+            max_connections_per_client=10_000, max_connections=10_000, messages_per_second=10_000.0,
+            message_burst=10_000, hints_per_second=10_000.0, hint_burst=10_000))
+    rooms = app.state.rooms
+    if hasattr(rooms, "idle_seconds"):
+        rooms.idle_seconds = idle
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
 
 
-async def seat_client(url: str, seat: int, max_moves: int, latencies: list[float], stop_at: float) -> int:
-    """Claim ``seat`` and play until the game is over, ``max_moves`` are made or time is up."""
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(db_url: str, idle: float, src: Path | None) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    env = dict(os.environ)
+    paths = [str(src)] if src is not None else []
+    env["PYTHONPATH"] = os.pathsep.join([*paths, str(ROOT), env.get("PYTHONPATH", "")])
+    server = subprocess.Popen([sys.executable, "-m", "benchmarks.web_load", "--serve", db_url, str(port), str(idle)],
+                              cwd=ROOT, env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited with {server.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/meta", timeout=2):
+                return server, port
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the server did not start in 60 s")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+# ---------------------------------------------------------------- the clients
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    games: int = 0
+
+    def p(self, fraction: float) -> float | None:
+        if not self.latencies:
+            return None
+        ordered = sorted(self.latencies)
+        return 1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def new_game(port: int, seed: int) -> str:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+        response = await http.post("/api/games", json={
+            "variant": "draw", "seed": seed, "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]})
+        response.raise_for_status()
+        return str(response.json()["id"])
+
+
+async def seat_client(port: int, game_id: str, seat: int, tally: Tally, stop_at: float) -> None:
+    """Claim ``seat`` and play until the game is over or time is up."""
     import websockets
 
-    moves = 0
-    async with websockets.connect(url, max_size=2**22) as ws:
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "claim", "seat": seat}))
         sent_at: float | None = None
         waiting_for = -1
@@ -61,9 +140,9 @@ async def seat_client(url: str, seat: int, max_moves: int, latencies: list[float
             if message["type"] != "state" or message["you"] != seat:
                 continue
             if sent_at is not None and message["version"] >= waiting_for:
-                latencies.append(time.perf_counter() - sent_at)
+                tally.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
-            if message["finished"] or message["version"] >= max_moves:
+            if message["finished"]:
                 break
             if not message["in_hand"]:
                 if seat == 0:
@@ -73,58 +152,170 @@ async def seat_client(url: str, seat: int, max_moves: int, latencies: list[float
                 sent_at = time.perf_counter()
                 waiting_for = message["version"] + 1
                 await ws.send(json.dumps({"type": "move", "move": message["legal"][0]}))
-                moves += 1
-    return moves
+                tally.moves += 1
 
 
-async def run(games: int, variant: str, max_moves: int, seconds: float, port: int) -> dict[str, Any]:
-    import httpx
+async def table(port: int, seed: int, tally: Tally, stop_at: float) -> None:
+    """One table, kept busy: when its game ends a new one starts, until time is up."""
+    while time.monotonic() < stop_at:
+        game_id = await new_game(port, seed)
+        await asyncio.gather(*(seat_client(port, game_id, seat, tally, stop_at) for seat in (0, 1)))
+        tally.games += 1
+        seed += 100_000
 
-    base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        ids = []
-        for index in range(games):
-            response = await http.post("/api/games", json={
-                "variant": variant, "seed": index,
-                "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]})
-            response.raise_for_status()
-            ids.append(response.json()["id"])
-    latencies: list[float] = []
-    stop_at = time.monotonic() + seconds
+
+async def load(port: int, rooms: int, seconds: float, first_seed: int) -> tuple[Tally, float]:
+    tally = Tally()
     started = time.perf_counter()
-    counts = await asyncio.gather(*(seat_client(f"ws://127.0.0.1:{port}/ws/{game_id}", seat, max_moves, latencies,
-                                                stop_at)
-                                    for game_id in ids for seat in (0, 1)))
-    elapsed = time.perf_counter() - started
-    total = sum(counts)
-    ordered = sorted(latencies)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else float("nan")
-    return {"variant": variant, "games": games, "moves": total, "seconds": round(elapsed, 3),
-            "moves_per_second": round(total / elapsed, 1) if elapsed else 0.0,
-            "latency_ms_mean": round(1000 * statistics.fmean(ordered), 2) if ordered else None,
-            "latency_ms_p95": round(1000 * p95, 2) if ordered else None}
+    await asyncio.gather(*(table(port, first_seed + index, tally, time.monotonic() + seconds)
+                           for index in range(rooms)))
+    return tally, time.perf_counter() - started
+
+
+async def hinter(port: int, hints: int, stop_at: float) -> tuple[int, float]:
+    """Ask for ``hints`` hints in one room, each as soon as the last is answered."""
+    import websockets
+
+    game_id = await new_game(port, 7)
+    answered = 0
+    started = time.perf_counter()
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**22) as ws:
+        state: dict[str, Any] = {}
+        while not state or state.get("you") is None:
+            message = json.loads(await ws.recv())
+            if message["type"] == "state" and message["you"] is None and not state:
+                await ws.send(json.dumps({"type": "claim", "seat": message["turn"]}))
+                state = {"claiming": True}
+            elif message["type"] == "state" and message["you"] is not None:
+                state = message
+        await ws.send(json.dumps({"type": "hint"}))
+        while answered < hints and time.monotonic() < stop_at:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.monotonic())))
+            except TimeoutError:
+                break
+            if message["type"] in ("hint", "error"):
+                answered += message["type"] == "hint"
+                if answered < hints:
+                    await ws.send(json.dumps({"type": "hint"}))
+    return answered, time.perf_counter() - started
+
+
+async def pinger(port: int, stop_at: float, latencies: list[float]) -> None:
+    import websockets
+
+    game_id = await new_game(port, 11)
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**22) as ws:
+        while time.monotonic() < stop_at:
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping"}))
+            while json.loads(await ws.recv())["type"] != "pong":
+                pass
+            latencies.append(time.perf_counter() - sent)
+            await asyncio.sleep(0.1)
+
+
+async def hint_burst(port: int, hints: int, limit: float) -> dict[str, Any]:
+    stop_at = time.monotonic() + limit
+    hinting = asyncio.create_task(hinter(port, hints, stop_at))
+    await asyncio.sleep(0.2)
+    other = Tally()
+    pings: list[float] = []
+    playing = asyncio.create_task(table(port, 3, other, stop_at))
+    pinging = asyncio.create_task(pinger(port, stop_at, pings))
+    answered, took = await hinting
+    for task in (playing, pinging):
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    ordered = sorted(pings)
+    return {"hints": answered, "hint_seconds": round(took, 1), "other_moves": other.moves,
+            "other_p95_ms": other.p(0.95), "ping_p95_ms": 1000 * ordered[int(0.95 * (len(ordered) - 1))]
+            if ordered else None}
+
+
+async def memory(port: int, pid: int, rooms: int, duration: float, idle: float) -> dict[str, Any]:
+    mark = min(60.0, duration / 3)
+    samples: list[tuple[float, float]] = []
+
+    async def sample() -> None:
+        started = time.monotonic()
+        while True:
+            samples.append((time.monotonic() - started, rss_mb(pid)))
+            await asyncio.sleep(1.0)
+
+    sampler = asyncio.create_task(sample())
+    tally, elapsed = await load(port, rooms, duration, 1000)
+    end = rss_mb(pid)
+    await asyncio.sleep(idle * 2 + 1)  # finished rooms leave memory
+    settled = rss_mb(pid)
+    sampler.cancel()
+    at_mark = next((mb for at, mb in samples if at >= mark), samples[-1][1])
+    return {"seconds": round(elapsed), "games": tally.games, "moves": tally.moves, "mark_s": round(mark),
+            "rss_mark_mb": round(at_mark, 1), "rss_end_mb": round(end, 1), "rss_settled_mb": round(settled, 1),
+            "rss_peak_mb": round(max(mb for _, mb in samples), 1), "growth": round(end / at_mark - 1, 3)}
+
+
+def verdict(value: float | None, target: float, higher: bool) -> str:
+    if value is None:
+        return "no data"
+    return "met" if (value >= target if higher else value <= target) else "missed"
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8, help="games played at once")
-    parser.add_argument("--variant", default="draw")
-    parser.add_argument("--moves", type=int, default=150, help="stop each game after this many moves")
-    parser.add_argument("--seconds", type=float, default=60.0, help="stop the whole run after this long")
-    parser.add_argument("--json", type=Path, help="also write the result to this file")
+    parser.add_argument("--rooms", type=int, default=20, help="rooms of two scripted humans")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of the throughput phase")
+    parser.add_argument("--hints", type=int, default=50, help="hints asked for in the burst")
+    parser.add_argument("--duration", type=float, default=120.0, help="length of the memory phase")
+    parser.add_argument("--idle", type=float, default=5.0, help="the server's idle time before a room leaves memory")
+    parser.add_argument("--src", type=Path, help="run the server from this source folder (another checkout's src)")
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument("--serve", nargs=3, metavar=("DB_URL", "PORT", "IDLE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.serve[0], int(args.serve[1]), float(args.serve[2]))
+        return
     with tempfile.TemporaryDirectory() as folder:
-        server, thread, port = start_server(f"sqlite:///{Path(folder) / 'load.sqlite3'}")
+        server, port = start_server(f"sqlite:///{Path(folder) / 'load.sqlite3'}", args.idle, args.src)
         try:
-            result = asyncio.run(run(args.games, args.variant, args.moves, args.seconds, port))
+            tally, elapsed = asyncio.run(load(port, args.rooms, args.seconds, 0))
+            throughput = {"moves": tally.moves, "seconds": round(elapsed, 1),
+                          "moves_per_second": round(tally.moves / elapsed, 1), "p50_ms": tally.p(0.5),
+                          "p95_ms": tally.p(0.95)}
+            burst = asyncio.run(hint_burst(port, args.hints, max(60.0, args.hints * 2.0)))
+            mem = asyncio.run(memory(port, server.pid, args.rooms, args.duration, args.idle))
         finally:
-            server.should_exit = True
-            thread.join(timeout=20)
-    print(f"{result['games']} games of {result['variant']}: {result['moves']} moves in {result['seconds']} s "
-          f"= {result['moves_per_second']} moves/s; latency mean {result['latency_ms_mean']} ms, "
-          f"p95 {result['latency_ms_p95']} ms")
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    results = {"server_src": str(args.src or ROOT / "src"), "rooms": args.rooms, "throughput": throughput,
+               "hint_burst": burst, "memory": mem}
+    rows = [
+        (f"{args.rooms} rooms x 2 humans: moves/s", throughput["moves_per_second"], ">= 400",
+         verdict(throughput["moves_per_second"], 400, True)),
+        ("  move -> state p95 (ms)", throughput["p95_ms"], "<= 50", verdict(throughput["p95_ms"], 50, False)),
+        (f"{burst['hints']} hints in one room: other room's p95 (ms)", burst["other_p95_ms"], "<= 50",
+         verdict(burst["other_p95_ms"], 50, False)),
+        ("  other room's ping p95 (ms)", burst["ping_p95_ms"], "", ""),
+        (f"RSS after {mem['mark_s']} s -> end of {mem['seconds']} s (MB)",
+         f"{mem['rss_mark_mb']} -> {mem['rss_end_mb']} ({100 * mem['growth']:+.1f}%)", "within 10%",
+         verdict(abs(mem["growth"]), 0.10, False)),
+        (f"  RSS {2 * args.idle + 1:.0f} s after the load; peak (MB)",
+         f"{mem['rss_settled_mb']}; {mem['rss_peak_mb']}", "", ""),
+    ]
+    print(f"server code: {results['server_src']}; SQLite on disk; {os.cpu_count()} CPUs (shared: figures are noisy)")
+    width = max(len(row[0]) for row in rows)
+    for name, value, target, met in rows:
+        shown = f"{value:.1f}" if isinstance(value, float) else str(value)
+        print(f"{name:<{width}}  {shown:>22}  {target:>10}  {met}")
+    print(f"(throughput: {throughput['moves']} moves in {throughput['seconds']} s, p50 {throughput['p50_ms']} ms; "
+          f"burst: {burst['hints']} hints in {burst['hint_seconds']} s, {burst['other_moves']} moves in the other "
+          f"room; memory phase: {mem['games']} games, {mem['moves']} moves)")
     if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
+        args.json.write_text(json.dumps(results, indent=1) + "\n")
 
 
 if __name__ == "__main__":

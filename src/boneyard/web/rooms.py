@@ -57,7 +57,7 @@ from boneyard.chance import Chance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
-from boneyard.render.geometry import hotspots, layout_geometry, table_size
+from boneyard.render.geometry import Geometry, hotspots, layout_geometry, table_size
 from boneyard.rules.base import make_rules
 from boneyard.state import Event, Game
 from boneyard.view import PublicEvent, SeatView, TableView
@@ -222,6 +222,7 @@ class Room:
         self.checkpointed = self.moves  #: the move count in the stored header's record
         self.touched = time.monotonic()  #: last join, leave or message
         self._hints: set[asyncio.Task[None]] = set()
+        self._geometry: tuple[tuple[int, int, int], Geometry] | None = None
         self.last: dict[str, Any] | None = None  #: the last move's hand and end; the move is in each view
         self._task: asyncio.Task[None] | None = None
         self.table = table_size(len(game.rules.tile_set()))
@@ -262,6 +263,13 @@ class Room:
                           seats=[seat.as_stored() for seat in self.seats],
                           record=record.to_record(self.game, seed=self.seed, meta=meta), moves=self.moves)
 
+    def geometry(self) -> Geometry:
+        """The table's geometry, computed once per change: every connection's state shares it."""
+        key = (self.revision, self.moves, len(self.game.log))
+        if self._geometry is None or self._geometry[0] != key:
+            self._geometry = (key, layout_geometry(self.game.layout, width=self.table[0], height=self.table[1]))
+        return self._geometry[1]
+
     def idle(self, now: float, seconds: float) -> bool:
         """Nobody connected, nothing under way, nothing for a computer to do, for ``seconds``."""
         return (not self.connections and now - self.touched >= seconds and not self.lock.locked()
@@ -301,7 +309,7 @@ class Room:
         game = self.game
         view = TableView(game) if seat is None else SeatView(game, seat)
         names = view.names
-        geometry = layout_geometry(view.layout, width=self.table[0], height=self.table[1])
+        geometry = self.geometry()
         own_hand = list(view.hand) if isinstance(view, SeatView) else []
         legal = view.legal_moves() if isinstance(view, SeatView) else []
         history = view.history()
