@@ -52,6 +52,15 @@ CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("bergen", 4, {"block_rule": "german", "approach_cap": False, "lead_rule": "highest_double"}),
     ("bergen", 2, {"lead_rule": "rotate_any_tile", "boneyard_reserve": 0, "win_check": "immediate"}),
     ("bergen", 3, {"set": 9, "winner_bonus": 1, "target": 25}),
+    ("bergen", 2, {"cover_lead_double_first": True}),
+    ("bergen", 4, {"cover_lead_double_first": True, "lead_rule": "rotate_any_tile"}),
+    ("double-bergen", 2, {}),
+    ("double-bergen", 3, {}),
+    ("double-bergen", 4, {}),
+    ("double-bergen", 2, {"lone_double_scores": True, "spinner_sides_first": True, "target": 40}),
+    ("double-bergen", 3, {"end_scoring": "tile_penalty", "boneyard_reserve": 2, "target": 30}),
+    ("double-bergen", 4, {"set": 9, "win_check": "immediate", "target": 30}),
+    ("double-bergen", 5, {"set": 9, "deal_sizes": [7], "target": 25}),
     ("flower-scorpion", 2, {}),
     ("flower-scorpion", 3, {"long_pairs": "all_pairs", "double_scorpion_blocks_dual": "only_when_tile_played",
                             "cancel_affects_block": True}),
@@ -225,13 +234,11 @@ def test_determinize_keeps_sizes_own_hand_and_known_voids(variant: str, players:
 
 
 def test_unsupported_variants_and_options_are_refused() -> None:
-    for variant in ("double-bergen", "pip"):
+    for variant in ("pip",):
         with pytest.raises(VariantError, match="fast engine plays"):
             FastGame(variant, 2)
     with pytest.raises(OptionError, match="end_on_dead_layout"):
         FastGame("draw", 2, options={"end_on_dead_layout": True})
-    with pytest.raises(OptionError, match="cover_lead_double_first"):
-        FastGame("bergen", 2, options={"cover_lead_double_first": True})
     with pytest.raises(VariantError, match="kernel does not play"):
         FastGame("bergen", 2, seed=1).kernel_config()
 

@@ -164,11 +164,11 @@ def test_option_long_pairs() -> None:
     play(game, "4-1", "1-0@1", "0-4@2")
     event = play(game, "4-4@1")[0]  # ends [4-4] | 4: three pairs of 4s
     assert items(event) == {"plural": 3, "short-flower": 1, "long-flower": 3}
-    four_four = T("4-4")
-    assert pairings([(4, 2), (5, 1)], four_four, "cross") == 0
-    assert pairings([(4, 2), (5, 1)], four_four, "all_pairs") == 1  # the pair inside the double
-    assert pairings([(4, 1), (4, 1)], four_four, "cross") == pairings([(4, 1), (4, 1)], four_four, "all_pairs") == 1
-    assert pairings([(2, 2), (5, 2)], T("5-2"), "all_pairs") == 4
+    four_four = T("4-4").halves
+    assert pairings(4, 2, 5, 1, four_four, False) == 0
+    assert pairings(4, 2, 5, 1, four_four, True) == 1  # the pair inside the double
+    assert pairings(4, 1, 4, 1, four_four, False) == pairings(4, 1, 4, 1, four_four, True) == 1
+    assert pairings(2, 2, 5, 2, T("5-2").halves, True) == 4
 
 
 def test_option_lead_tile() -> None:

@@ -35,7 +35,18 @@ from typing import TYPE_CHECKING
 
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.moves import Kind, Move
-from boneyard.rules.base import Rules, highest_over, make_rules, round5
+from boneyard.rules.all_fives import count_points, fives_hand_end
+from boneyard.rules.base import Rules, SetupError, make_rules
+from boneyard.rules.bergen import (
+    NO_DOUBLE,
+    approach_capped,
+    bergen_blocked_winner,
+    family_bonus,
+    header_points,
+)
+from boneyard.rules.block import Block, block_game_over, block_hand_end, partnership_hand_end
+from boneyard.rules.double_bergen import SPINNER_PAIR, double_bergen_hand_end, tip_points
+from boneyard.rules.flower_scorpion import blocked_winner, floored, play_scores
 from boneyard.tiles import Tile, double_set
 
 if TYPE_CHECKING:
@@ -50,10 +61,12 @@ except ImportError:  # pragma: no cover - depends on the build
 KERNEL = _kernel is not None
 
 #: the variants (by registry name) the fast engine plays
-FAST_VARIANTS = ("block", "draw", "all-fives", "bergen", "flower-scorpion")
-#: how a variant scores during the hand
-PLAIN, FIVES, BERGEN, FLOWER = 0, 1, 2, 3
-_MODES = {"all-fives": FIVES, "bergen": BERGEN, "flower-scorpion": FLOWER}
+FAST_VARIANTS = ("block", "draw", "all-fives", "bergen", "double-bergen", "flower-scorpion")
+#: how a variant scores during the hand (BERGEN and above: the Bergen family)
+PLAIN, FIVES, BERGEN, FLOWER, DOUBLE = 0, 1, 2, 3, 4
+_MODES = {"all-fives": FIVES, "bergen": BERGEN, "flower-scorpion": FLOWER, "double-bergen": DOUBLE}
+#: Double Bergen: the lead spinner and its four faces come before any arm grows (DBG-5)
+_SPINNER_COVERED = 5
 #: the compiled kernel plays the variants without in-hand scoring and All Fives
 _KERNEL_MODES = (PLAIN, FIVES)
 
@@ -74,6 +87,7 @@ class TileTables:
     suit: tuple[int, ...]  #: suit[v]: bit set of the tiles that carry the number v
     lightness: tuple[tuple[int, int], ...]
     all_tiles: int  #: the bit set of the whole set
+    halves: tuple[tuple[int, int], ...]  #: (high, low) of every tile
 
 
 @cache
@@ -88,7 +102,7 @@ def tables(top: int) -> TileTables:
     return TileTables(
         top, tiles, tuple(t.high for t in tiles), tuple(t.low for t in tiles), tuple(t.pips for t in tiles),
         tuple(t.is_double for t in tiles), tuple(suit), tuple((t.pips, t.low) for t in tiles),
-        (1 << len(tiles)) - 1,
+        (1 << len(tiles)) - 1, tuple(t.halves for t in tiles),
     )
 
 
@@ -110,8 +124,6 @@ def unsupported(rules: Rules) -> list[str]:
     problems = []
     if getattr(opts, "end_on_dead_layout", False):
         problems.append("end_on_dead_layout=true")
-    if getattr(opts, "cover_lead_double_first", False):
-        problems.append("cover_lead_double_first=true")
     return problems
 
 
@@ -130,12 +142,12 @@ class FastGame:
     """
 
     __slots__ = (
-        "_can_draw_mode", "_doubles", "_end_saved", "_gains", "_hand_points", "_immediate", "_mode", "_partners",
-        "_reserve", "_scoring", "_target", "_undo", "_unit", "_voluntary", "arms", "count", "draw", "drawn",
-        "finished", "flower", "hand_number", "hand_size", "hands", "in_hand", "last_end", "last_leader",
-        "last_winner", "lead_double", "lead_sides", "lead_spinner", "lead_tile", "leader", "narms", "owner",
-        "passes", "passing", "placed", "players", "rng", "rules", "scores", "scorpion", "spin", "spinner_mode",
-        "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight", "winner",
+        "_can_draw_mode", "_count_points", "_cover", "_doubles", "_end_saved", "_gains", "_hand_points", "_immediate",
+        "_mode", "_partners", "_reserve", "_scoring", "_target", "_undo", "_unit", "_voluntary", "arms", "count",
+        "draw", "drawn", "finished", "flower", "hand_number", "hand_size", "hands", "in_hand", "last_end",
+        "last_leader", "last_winner", "lead_double", "lead_mask", "lead_sides", "lead_spinner", "lead_tile", "leader",
+        "narms", "owner", "passes", "passing", "placed", "players", "rng", "rules", "scores", "scorpion", "spin",
+        "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight", "winner",
     )
 
     def __init__(self, variant: str | Rules = "block", players: int = 2, *,
@@ -151,7 +163,9 @@ class FastGame:
         self.players = rules.players
         top: int = getattr(rules, "top", 6)
         self.t = tables(top)
-        mode = _SPINNER_MODES[getattr(opts, "spinner_mode", "none")]
+        self._mode = _MODES.get(rules.name, PLAIN)
+        # Double Bergen's set double is the first double, and the only spinner
+        mode = 1 if self._mode == DOUBLE else _SPINNER_MODES[getattr(opts, "spinner_mode", "none")]
         self.spinner_mode = mode
         #: arm slots: the two tips, plus a pair of short ends per possible spinner
         self.arms = 2 if mode == 0 else (4 if mode == 1 else 2 + 2 * (top + 1))
@@ -163,8 +177,10 @@ class FastGame:
         self._reserve = rules.reserve
         self._voluntary = rules.voluntary_draw
         self._immediate = rules.immediate_win
-        self._mode = _MODES.get(rules.name, PLAIN)
         self._scoring = self._mode == FIVES  # the compiled kernel's All Fives flag
+        self._unit: int = getattr(rules, "unit", 1)
+        #: All Fives: what each possible count scores (A5-8), tabled once from the rule
+        self._count_points = [count_points(count, self._unit) for count in range(2 * top * self.arms + 1)]
         self._doubles = sum(1 << index for index, double in enumerate(self.t.is_double) if double)
         #: Bergen and Flower & Scorpion: the score change of every placement of the hand (for undo)
         self._gains: list[int] = []
@@ -172,7 +188,6 @@ class FastGame:
         self.flower = self.scorpion = -1
         self._partners = bool(getattr(opts, "partnerships", False))
         self._target: int = rules.target  # type: ignore[attr-defined]
-        self._unit: int = getattr(rules, "unit", 1)
         self.rng = random.Random(seed)
         self.scores = [0] * self.players
         self.finished = False
@@ -198,6 +213,8 @@ class FastGame:
         self.passes = 0
         self.drawn = 0
         self.lead_tile = -1
+        self.lead_mask = 0  #: the tiles that may lead (when ``lead_tile`` is -1; 0: any)
+        self._cover = 0  #: placements before which every play joins the lead (cover_lead_double_first, DBG-5)
         self.leader = 0
         self.placed = 0
         self.value = [-1] * self.arms
@@ -248,8 +265,8 @@ class FastGame:
     def _random_leader_needed(self) -> bool:
         opts = self.rules.options
         coming = self.hand_number + 1
-        if self._mode == FLOWER:
-            return coming == 1  # the first caravan master (FS-3)
+        if self._mode >= FLOWER:
+            return coming == 1  # the first caravan master (FS-3), the first designated leader (DBG-4)
         rule = getattr(opts, "lead_rule", "winner_any")
         if self._mode == BERGEN:
             return coming == 1 and rule == "rotate_any_tile"
@@ -299,6 +316,9 @@ class FastGame:
         n = self.players
         first = self.hand_number == 1
         lead_tile = -1
+        if self._mode == DOUBLE:
+            self._set_double(self._given(leader) if first else (self.last_leader + 1) % n)
+            return
         if self._mode == FLOWER:
             assert dice is not None
             self.flower, self.scorpion = pair_index(*dice[0]), pair_index(*dice[1])
@@ -323,6 +343,35 @@ class FastGame:
         self.leader = self.turn = seat
         self.lead_tile = lead_tile
         self.in_hand = True
+
+    def _set_double(self, designated: int) -> None:
+        """DBG-4: the designated leader, or the first player left of him holding a double, sets one
+        (any of his doubles); if nobody holds one they draw in turn, from the designated leader,
+        until a double turns up, which its drawer sets (these draws are set-up, not moves)."""
+        n = self.players
+        hands = self.hands
+        self.leader = designated
+        for step in range(n):
+            seat = (designated + step) % n
+            if hands[seat] & self._doubles:
+                self.turn = seat
+                self.lead_mask = hands[seat] & self._doubles
+                self.in_hand = True
+                return
+        seat = designated
+        stock = self.stock
+        while len(stock) - self.stock_pos > self._reserve:
+            tile = stock[self.stock_pos]
+            self.stock_pos += 1
+            hands[seat] |= 1 << tile
+            if self.t.is_double[tile]:
+                self.turn = seat
+                self.lead_mask = 1 << tile
+                self.in_hand = True
+                return
+            seat = (seat + 1) % n
+        self.hand_number -= 1
+        raise SetupError("nobody holds a double and the boneyard has none left to draw: no double can be set")
 
     @staticmethod
     def _given(leader: int | None) -> int:
@@ -372,6 +421,8 @@ class FastGame:
         if not self.placed:
             if self.lead_tile >= 0:
                 return [self.lead_tile * arms]
+            if self.lead_mask:
+                hand &= self.lead_mask
             while hand:
                 low = hand & -hand
                 out.append((low.bit_length() - 1) * arms)
@@ -381,9 +432,10 @@ class FastGame:
         value = self.value
         owner = self.owner
         previous = -1
+        cover = self.placed < self._cover
         for arm in range(self.narms):
             v = value[arm]
-            if v < 0:
+            if v < 0 or (cover and owner[arm] != 1):
                 previous = -1
                 continue
             if owner[arm] == previous and value[arm - 1] == v:
@@ -454,6 +506,12 @@ class FastGame:
                 weight[0] = weight[1] = 1
                 self.lead_spinner = False
             self.lead_double = double
+            if self._mode == DOUBLE:
+                self._cover = _SPINNER_COVERED
+            elif double and self._mode == BERGEN and self.rules.options.cover_lead_double_first:
+                self._cover = 3  # the lead and a tile on each of its sides
+            else:
+                self._cover = 0
             owner[0] = owner[1] = 1
             spin[0] = spin[1] = 0
             self.narms = 2
@@ -490,18 +548,17 @@ class FastGame:
         self.passes = self.drawn = 0
         points = 0
         if self._mode >= BERGEN:
-            points = self._line_points(seat, tile)
+            points = self._family_points(seat, tile)
             self._gains.append(points)
             self.scores[seat] += points
         elif self._scoring:
-            total = 0
+            total = 0  # the count: value x exposed halves over the open ends (A5-7)
             for i in range(self.narms):
                 if value[i] >= 0:
                     total += value[i] * weight[i]
             self.count = total
-            if total > 0 and total % 5 == 0:
-                points = total // self._unit
-                self.scores[seat] += points
+            points = self._count_points[total]
+            self.scores[seat] += points
         if not self.hands[seat]:
             self._end_hand("domino", seat)
         elif points and self._immediate and self._game_over()[0]:
@@ -510,51 +567,30 @@ class FastGame:
             self.turn = (seat + 1) % self.players
         return points
 
-    def _line_points(self, seat: int, tile: int) -> int:
-        """What a play scores in Bergen (BRG-7, BRG-8) or Flower & Scorpion (FS-9), from the two
-        line ends after it: their numbers and how many halves each exposes (2 for a crosswise double)."""
-        v0, v1 = self.value[0], self.value[1]
-        k0, k1 = self.weight[0], self.weight[1]
-        if self._mode == BERGEN:
-            if v0 != v1:
-                return 0
-            points = 2 if k0 + k1 == 2 else 3
-            if self.rules.options.approach_cap:
-                need = self._target - self.scores[seat]
-                if need <= 2:
-                    points = 1
-                elif need == 3:
-                    points = 2
+    def _family_points(self, seat: int, tile: int) -> int:
+        """What a play scores in the Bergen family, by the rules' own functions: Bergen's headers
+        (BRG-7, BRG-8) and Flower & Scorpion's items (FS-9) from the two line ends (numbers and
+        exposed halves, 2 for a crosswise double), Double Bergen's spinner and tips (DBG-7)."""
+        value = self.value
+        weight = self.weight
+        mode = self._mode
+        if mode == DOUBLE:
+            owner = self.owner
+            tips = [(value[arm], weight[arm]) for arm in range(self.narms) if owner[arm] != 1]
+            points = tip_points(tips, self.rules.options.lone_double_scores) if tips else 0
+            if self.placed < _SPINNER_COVERED:
+                points += SPINNER_PAIR
             return points
+        if mode == BERGEN:
+            points = header_points(value[0], weight[0], value[1], weight[1])
+            if points and self.rules.options.approach_cap:
+                points = approach_capped(points, self._target - self.scores[seat])
+            return points
+        halves = self.t.halves
         opts = self.rules.options
-        flower, scorpion = self.flower, self.scorpion
-        cancelled = flower == scorpion
-        t = self.t
-        total = 0
-        if v0 == v1 and not (
-                not cancelled and t.is_double[scorpion] and t.high[scorpion] == v0
-                and (opts.double_scorpion_blocks_dual == "always" or tile == scorpion)):
-            total = 3 if k0 + k1 > 2 else 2
-        if not cancelled:
-            all_pairs = opts.long_pairs == "all_pairs"
-            total += (tile == flower) - (tile == scorpion)
-            total += self._pairings(flower, all_pairs) - self._pairings(scorpion, all_pairs)
-        floor = opts.score_floor
-        if floor is not None and total < 0:
-            total = max(total, min(0, floor - self.scores[seat]))
-        return total
-
-    def _pairings(self, pair: int, all_pairs: bool) -> int:
-        """Pairings of exposed halves of the two ends that show the tile ``pair`` (FS-9 d/f, AMB-FS-2)."""
-        v0, v1 = self.value[0], self.value[1]
-        k0, k1 = self.weight[0], self.weight[1]
-        count = k0 * k1 if pair_index(v0, v1) == pair else 0
-        if all_pairs:  # also the two halves of a double at an end
-            if k0 == 2 and pair_index(v0, v0) == pair:
-                count += 1
-            if k1 == 2 and pair_index(v1, v1) == pair:
-                count += 1
-        return count
+        total = sum(play_scores(value[0], weight[0], value[1], weight[1], halves[tile], halves[self.flower],
+                                halves[self.scorpion], opts))
+        return floored(total, self.scores[seat], opts.score_floor) if total < 0 else total
 
     def _open_ends(self, spinner: int, v: int) -> None:
         n = self.narms
@@ -614,14 +650,8 @@ class FastGame:
         self.in_hand = False
         if end == "unfinished":
             winner, points = None, [0] * self.players
-        elif self._scoring:
-            winner, points = self._fives_end(end, seat)
-        elif self._mode >= BERGEN:
-            winner, points = self._family_end(end, seat)
-        elif self._partners:
-            winner, points = self._partnership_end(end, seat)
         else:
-            winner, points = self._block_end(end, seat)
+            winner, points = self._hand_end(end, seat)
         for receiver in range(self.players):
             self.scores[receiver] += points[receiver]
         self._hand_points = points
@@ -654,159 +684,59 @@ class FastGame:
             hand ^= low
         return total
 
-    def _lowest(self, seats: Sequence[int]) -> list[int]:
-        values = [self.pips(s) for s in seats]
-        low = min(values)
-        return [s for s, v in zip(seats, values, strict=True) if v == low]
-
-    def _lightest(self, seats: Sequence[int]) -> int:
+    def _lightness(self, seat: int) -> tuple[int, int]:
         light = self.t.lightness
-        return min(seats, key=lambda s: min((light[tile] for tile in bits(self.hands[s])), default=(0, 0)))
-
-    def _block_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
-        opts = self.rules.options
-        n = self.players
-        pips = [self.pips(s) for s in range(n)]
-        points = [0] * n
-        if seat is None:
-            lowest = self._lowest(range(n))
-            if len(lowest) == 1:
-                seat = lowest[0]
-            elif opts.tie_rule == "lightest_tile":
-                seat = self._lightest(lowest)
-            else:
-                return None, points
-        own = pips[seat]
-        others = [p for s, p in enumerate(pips) if s != seat]
-        rule = opts.blocked_score
-        if rule == "opponents_total":
-            points[seat] = sum(others)
-        elif rule == "opponents_minus_own":
-            points[seat] = max(0, sum(others) - own)
-        elif rule == "sum_of_differences":
-            points[seat] = sum(p - own for p in others)
-        else:
-            points[seat] = sum(pips)
-        return seat, points
-
-    def _partnership_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
-        pips = [self.pips(s) for s in range(4)]
-        points = [0] * 4
-        if seat is None:
-            sides = (pips[0] + pips[2], pips[1] + pips[3])
-            if sides[0] == sides[1]:
-                return None, points
-            side = 0 if sides[0] < sides[1] else 1
-            members = self._lowest((side, side + 2))
-            seat = members[0] if len(members) == 1 else self._lightest(members)
-        points[seat] = points[(seat + 2) % 4] = sum(pips)
-        return seat, points
-
-    def _family_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
-        """Bergen (BRG-10, BRG-11) and Flower & Scorpion (FS-11, FS-12): the winner and his bonus."""
-        points = [0] * self.players
-        winner = seat if end == "domino" else (
-            self._bergen_blocked() if self._mode == BERGEN else self._flower_blocked())
-        if winner is None:
-            return None, points
-        bonus: int = self.rules.options.winner_bonus
-        if bonus == 5 and end != "domino":
-            bonus = 2
-        points[winner] = bonus
-        return winner, points
+        return min((light[tile] for tile in bits(self.hands[seat])), default=(0, 0))
 
     def _lowest_double(self, seat: int) -> int:
         doubles = self.hands[seat] & self._doubles
-        return (doubles & -doubles).bit_length() - 1
+        return self.t.high[(doubles & -doubles).bit_length() - 1] if doubles else NO_DOUBLE
 
-    def _unique_lowest(self, seats: Sequence[int]) -> int | None:
-        lowest = self._lowest(seats)
-        return lowest[0] if len(lowest) == 1 else None
+    def _holder(self, tile: int) -> int | None:
+        for seat, hand in enumerate(self.hands):
+            if hand >> tile & 1:
+                return seat
+        return None
 
-    def _bergen_blocked(self) -> int | None:
-        rule = self.rules.options.block_rule
-        seats = range(self.players)
-        hands = self.hands
-        doubles = self._doubles
-        if rule == "simple":
-            return self._unique_lowest(seats)
-        if rule == "german":
-            counts = [(hands[s] & doubles).bit_count() for s in seats]
-            fewest = min(counts)
-            return self._unique_lowest([s for s in seats if counts[s] == fewest])
-        free = [s for s in seats if not hands[s] & doubles]
-        if len(free) == 1:
-            return free[0]
-        if free:
-            return self._unique_lowest(free)
-        sizes = [hands[s].bit_count() for s in seats]
-        fewest_tiles = [s for s in seats if sizes[s] == min(sizes)]
-        if len(fewest_tiles) == 1:
-            return fewest_tiles[0]
-        return min(seats, key=self._lowest_double)
-
-    def _flower_blocked(self) -> int | None:
-        opts = self.rules.options
-        hands = self.hands
-        seats = range(self.players)
-        if not (self.flower == self.scorpion and opts.cancel_affects_block):
-            for tile in (self.flower, self.scorpion):
-                for s in seats:
-                    if hands[s] >> tile & 1:
-                        return s
-        with_double = [s for s in seats if hands[s] & self._doubles]
-        if not with_double:
-            return None
-        if opts.lowest_double_mode == "smallest_double":
-            return min(with_double, key=self._lowest_double)
-        return self._unique_lowest(with_double)
-
-    def _fives_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
-        opts = self.rules.options
+    def _hand_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
+        """The hand's winner and every seat's points, decided by the variant's own functions
+        (boneyard.rules) from pip totals, tile counts and the like."""
         n = self.players
-        unit = self._unit
         pips = [self.pips(s) for s in range(n)]
+        mode = self._mode
+        opts = self.rules.options
+        if mode == FIVES:
+            return fives_hand_end(opts, self._unit, end, seat, pips)
+        if mode == DOUBLE:
+            return double_bergen_hand_end(opts.end_scoring, seat, pips, [h.bit_count() for h in self.hands])
         points = [0] * n
-        if seat is None:
-            lowest = self._lowest(range(n))
-            if len(lowest) == 1:
-                seat = lowest[0]
-            elif opts.end_scoring == "each_subtracts_own":
-                return None, [-round5(p) // unit if p else 0 for p in pips]  # a tie changes nothing here
-            elif opts.tie_rule == "split_3p" and n == 3 and len(lowest) == 2:
-                third = next(s for s in range(3) if s not in lowest)
-                share = (round5(pips[third]) // 2) // 5 * 5 // unit
-                for s in lowest:
-                    points[s] = share
-                return None, points
-            else:
-                return None, points
-        if opts.end_scoring == "each_subtracts_own":
-            for s in range(n):
-                if pips[s]:
-                    points[s] = -round5(pips[s]) // unit
-            return seat, points
-        others = [p for s, p in enumerate(pips) if s != seat]
-        if opts.bonus_rounding == "total":
-            bonus = round5(sum(others))
-            raw = round5(sum(others) - pips[seat])
-        else:
-            bonus = sum(round5(p) for p in others)
-            raw = bonus - round5(pips[seat])
-        if opts.blocked_score == "opponents_minus_own" and end == "blocked":
-            bonus = max(0, raw)
-        points[seat] = bonus // unit
-        return seat, points
+        if mode >= BERGEN:
+            winner = seat
+            if end != "domino" and mode == BERGEN:
+                doubles = self._doubles
+                winner = bergen_blocked_winner(
+                    opts.block_rule, pips, [(h & doubles).bit_count() for h in self.hands],
+                    [h.bit_count() for h in self.hands], [self._lowest_double(s) for s in range(n)])
+            elif end != "domino":
+                winner = blocked_winner(opts, self._holder(self.flower), self._holder(self.scorpion),
+                                        self.flower == self.scorpion, pips,
+                                        [self._lowest_double(s) for s in range(n)])
+            if winner is not None:
+                points[winner] = family_bonus(opts.winner_bonus, end)
+            return winner, points
+        if self._partners:
+            assert isinstance(self.rules, Block)  # only Block and Draw play partnerships
+            winner, total = partnership_hand_end(pips, seat, self._lightness, self.rules.partnership_rule())
+            if winner is not None:
+                points[winner] = points[(winner + 2) % 4] = total
+            return winner, points
+        winner, total = block_hand_end(pips, seat, self._lightness, opts.tie_rule, opts.blocked_score)
+        if winner is not None:
+            points[winner] = total
+        return winner, points
 
     def _game_over(self) -> tuple[bool, int | None]:
-        over, winner = highest_over(self.scores, self._target)
-        if over or not self._partners:
-            return over, winner
-        best = max(self.scores)  # partners share one score: their tie is one side ahead
-        leaders = [s for s, score in enumerate(self.scores) if score == best]
-        if best >= self._target and len(leaders) == 2 and leaders[1] - leaders[0] == 2:
-            return True, leaders[0]
-        return False, None
+        return block_game_over(self.scores, self._target, self._partners)
 
     # ------------------------------------------------------------------ search helpers
     def playout(self, rng: random.Random | None = None) -> int:

@@ -8,6 +8,7 @@ in the other hands, rounded to five.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,10 +17,12 @@ from boneyard.layout import Placed, Role
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
+    end_name,
+    hand_pips,
     highest_over,
     line_lead,
     line_random_leader,
-    lowest_holders,
+    lowest_seats,
     register,
     result,
     round5,
@@ -54,6 +57,47 @@ class AllFivesOptions:
         "winner_takes", "the hand winner takes the others' pips, or everyone loses his own")
     target: int | None = option(None, "points to win (default 250 for 2 players, 200 for 3-4; 61 in fives)")
     win_check: Literal["immediate", "end_of_hand"] = option("immediate", "when the target is checked")
+
+
+def count_points(count: int, unit: int) -> int:
+    """What a count scores (A5-8): a positive multiple of five, in pips or fives; else 0."""
+    return count // unit if count > 0 and count % 5 == 0 else 0
+
+
+def fives_hand_end(opts: AllFivesOptions, unit: int, end: str, seat: int | None,
+                   pips: Sequence[int]) -> tuple[int | None, list[int]]:
+    """The hand winner and every seat's points (A5-10, A5-11), from every hand's pip total.
+
+    ``seat`` is the player who dominoed (``None``: a blocked hand, won by the one lowest total)."""
+    n = len(pips)
+    points = [0] * n
+    if seat is None:
+        lowest = lowest_seats(pips)
+        if len(lowest) == 1:
+            seat = lowest[0]
+        elif opts.end_scoring == "each_subtracts_own":
+            return None, [-round5(p) // unit for p in pips]  # a tie changes nothing here
+        elif opts.tie_rule == "split_3p" and n == 3 and len(lowest) == 2:
+            third = next(s for s in range(3) if s not in lowest)
+            share = (round5(pips[third]) // 2) // 5 * 5 // unit
+            for tied in lowest:
+                points[tied] = share
+            return None, points
+        else:
+            return None, points
+    if opts.end_scoring == "each_subtracts_own":
+        return seat, [-round5(p) // unit for p in pips]
+    others = sum(pips) - pips[seat]
+    if opts.bonus_rounding == "total":
+        bonus = round5(others)
+        raw = round5(others - pips[seat])
+    else:
+        bonus = sum(round5(p) for s, p in enumerate(pips) if s != seat)
+        raw = bonus - round5(pips[seat])
+    if opts.blocked_score == "opponents_minus_own" and end == "blocked":
+        bonus = max(0, raw)
+    points[seat] = bonus // unit
+    return seat, points
 
 
 @register
@@ -110,49 +154,20 @@ class AllFives(Rules):
         return sum(face.value * layout.exposed(face) for face in layout.open_ends())
 
     def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
-        total = self.count(game)
-        if total <= 0 or total % 5:
-            return (), 0
-        points = total // self.unit
-        return (ScoreItem("count", points),), points
+        points = count_points(self.count(game), self.unit)
+        return ((ScoreItem("count", points),), points) if points else ((), 0)
 
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         opts = self.options
-        pips = [game.hand_points_of(s) for s in range(game.players)]
-        if seat is None:
-            lowest = lowest_holders(game)
-            if len(lowest) == 1:
-                seat = lowest[0]
-            elif opts.end_scoring == "each_subtracts_own":
-                return self._own_pips_lost(game, end, None, pips)  # a tie changes nothing here
-            elif opts.tie_rule == "split_3p" and game.players == 3 and len(lowest) == 2:
-                third = next(s for s in range(3) if s not in lowest)
-                share = (round5(pips[third]) // 2) // 5 * 5 // self.unit
-                return result(game, end, None, {s: [ScoreItem("split", share)] for s in lowest})
-            else:
-                return result(game, end, None)
+        pips = hand_pips(game)
+        winner, points = fives_hand_end(opts, self.unit, end, seat, pips)
         if opts.end_scoring == "each_subtracts_own":
-            return self._own_pips_lost(game, end, seat, pips)
-        others = [p for s, p in enumerate(pips) if s != seat]
-        if opts.bonus_rounding == "total":
-            bonus = round5(sum(others))
-            own = round5(pips[seat])
-            raw = round5(sum(others) - pips[seat])
+            seats, name = [s for s in range(game.players) if pips[s]], "own pips"
+        elif winner is None:
+            seats, name = [s for s in range(game.players) if points[s]], "split"
         else:
-            bonus = sum(round5(p) for p in others)
-            own = round5(pips[seat])
-            raw = bonus - own
-        if opts.blocked_score == "opponents_minus_own" and end == "blocked":
-            bonus = max(0, raw)
-        del own
-        name = "domino" if end == "domino" else "block"
-        return result(game, end, seat, {seat: [ScoreItem(name, bonus // self.unit)]})
-
-    def _own_pips_lost(self, game: Game, end: str, seat: int | None, pips: list[int]) -> HandResult:
-        """``end_scoring=each_subtracts_own``: every player loses his own pips, rounded to five."""
-        return result(game, end, seat, {
-            s: [ScoreItem("own pips", -round5(pips[s]) // self.unit)] for s in range(game.players) if pips[s]
-        })
+            seats, name = [winner], end_name(end)
+        return result(game, end, winner, {s: [ScoreItem(name, points[s])] for s in seats})
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         return highest_over(game.scores, self.target)

@@ -7,7 +7,7 @@ calls.  ``register`` puts it in :data:`VARIANTS`; :func:`find_variant` looks nam
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from boneyard.errors import BoneyardError, OptionError, VariantError
@@ -205,17 +205,46 @@ def call_lead(hands: Iterable[list[Tile]], top: int) -> tuple[int, Tile]:
     return holder[heaviest], heaviest
 
 
-def lowest_holders(game: Game, seats: Iterable[int] | None = None) -> list[int]:
-    """The seats with the lowest hand value (all of them when tied)."""
-    candidates = list(range(game.players)) if seats is None else list(seats)
-    values = {seat: game.hand_points_of(seat) for seat in candidates}
-    low = min(values.values())
+# ---------------------------------------------------------------- hand-end decisions
+# The rules of who wins a hand and what it scores are pure functions of small values (pip totals per
+# seat, tile counts, scores), written once here and in the variant modules, and called by both the
+# reference Game (through the Rules hooks) and the fast engine (boneyard.fast), whatever their tiles
+# look like.  A seat's *lightness* is the C2 key of its lightest tile, asked for only to break a tie.
+Lightness = Callable[[int], tuple[int, int]]
+
+
+def lowest_seats(values: Sequence[int], seats: Iterable[int] | None = None) -> list[int]:
+    """Of ``seats`` (default: all), those whose value is lowest (all of them when tied)."""
+    candidates = range(len(values)) if seats is None else seats
+    low = min(values[seat] for seat in candidates)
     return [seat for seat in candidates if values[seat] == low]
 
 
-def lightest_tile_holder(game: Game, seats: list[int]) -> int:
-    """Of ``seats``, the one holding the lightest single tile (C2)."""
-    return min(seats, key=lambda seat: min((lightness(t) for t in game.hands[seat]), default=(0, 0)))
+def unique_lowest(values: Sequence[int], seats: Iterable[int] | None = None) -> int | None:
+    """The one seat of ``seats`` with the lowest value; ``None`` on a tie."""
+    lowest = lowest_seats(values, seats)
+    return lowest[0] if len(lowest) == 1 else None
+
+
+def lowest_then_lightest(values: Sequence[int], seats: Iterable[int], lightest: Lightness) -> int:
+    """The seat with the lowest value; a tie goes to the lightest single tile (C2)."""
+    lowest = lowest_seats(values, seats)
+    return lowest[0] if len(lowest) == 1 else min(lowest, key=lightest)
+
+
+def lightest_key(tiles: Iterable[Tile]) -> tuple[int, int]:
+    """The C2 key of the lightest tile of a hand ((0, 0) for an empty hand)."""
+    return min((lightness(tile) for tile in tiles), default=(0, 0))
+
+
+def hand_pips(game: Game) -> list[int]:
+    """Every seat's hand value (the variant's ``tile_value``), seat by seat."""
+    return [game.hand_points_of(seat) for seat in range(game.players)]
+
+
+def seat_lightness(game: Game) -> Lightness:
+    """The reference game's :data:`Lightness`: the key of the seat's lightest tile in hand."""
+    return lambda seat: lightest_key(game.hands[seat])
 
 
 def highest_over(scores: list[int], target: int) -> tuple[bool, int | None]:
@@ -237,6 +266,16 @@ def result(game: Game, end: str, winner: int | None,
     """A hand result from per-seat scoring items."""
     scoring: list[list[ScoreItem]] = [list((points or {}).get(seat, [])) for seat in range(game.players)]
     return HandResult(end, winner, [sum(item.points for item in items) for items in scoring], scoring)
+
+
+def named_result(game: Game, end: str, winner: int | None, points: Sequence[int], name: str) -> HandResult:
+    """A hand result where every seat's non-zero points are one item called ``name``."""
+    return result(game, end, winner, {seat: [ScoreItem(name, value)] for seat, value in enumerate(points) if value})
+
+
+def end_name(end: str) -> str:
+    """The scoring item of a hand winner's bonus: ``domino`` or ``block``."""
+    return "domino" if end == "domino" else "block"
 
 
 def line_lead(rules: Rules, game: Game, setup: HandSetup, first_lead: str, lead_rule: str,

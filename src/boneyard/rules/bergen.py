@@ -12,6 +12,7 @@ family's deal sizes and the target check.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -20,12 +21,14 @@ from boneyard.layout import Placed
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
+    hand_pips,
     highest_over,
-    lowest_holders,
+    lowest_seats,
     register,
     result,
     sized_deal,
     standard_deal_size,
+    unique_lowest,
 )
 from boneyard.state import UNTIL_PLAYABLE, Game, HandResult, HandSetup, ScoreItem
 from boneyard.tiles import Tile, double_set
@@ -82,6 +85,68 @@ def coming_hand(game: Game) -> int:
 
 def doubles_held(tiles: list[Tile]) -> list[Tile]:
     return [tile for tile in tiles if tile.is_double]
+
+
+#: what a play scores for matching line ends (BRG-7; Flower & Scorpion's dual and plural, FS-9 a/b)
+HEADER_NAMES = {2: "double-header", 3: "triple-header"}
+NO_DOUBLE = 1 << 30  #: the lowest double number of a hand without a double
+
+
+def header_points(v0: int, k0: int, v1: int, k1: int) -> int:
+    """What the two line ends score (BRG-7), from their numbers and exposed halves (C4): 2 for a
+    double header (both single), 3 for a triple header (one a crosswise double), else 0."""
+    if v0 != v1:
+        return 0
+    return 2 if k0 + k1 == 2 else 3
+
+
+def approach_capped(points: int, need: int) -> int:
+    """The approach cap (BRG-8): a header is worth 1 when ``need`` (points to the target) is at
+    most 2, 2 when it is exactly 3."""
+    if need <= 2:
+        return min(points, 1)
+    if need == 3:
+        return min(points, 2)
+    return points
+
+
+def bergen_blocked_winner(rule: str, pips: Sequence[int], doubles: Sequence[int], sizes: Sequence[int],
+                          lowest_double: Sequence[int]) -> int | None:
+    """The winner of a blocked Bergen hand (BRG-10) by ``block_rule``, from each seat's pip total,
+    number of doubles, number of tiles and lowest double number (:data:`NO_DOUBLE` for none)."""
+    seats = range(len(pips))
+    if rule == "simple":
+        return unique_lowest(pips)
+    if rule == "german":
+        fewest = min(doubles)
+        return unique_lowest(pips, [seat for seat in seats if doubles[seat] == fewest])
+    free = [seat for seat in seats if not doubles[seat]]
+    if len(free) == 1:
+        return free[0]
+    if free:
+        return unique_lowest(pips, free)
+    fewest_tiles = lowest_seats(sizes)
+    if len(fewest_tiles) == 1:
+        return fewest_tiles[0]
+    return min(seats, key=lowest_double.__getitem__)
+
+
+def family_bonus(winner_bonus: int, end: str) -> int:
+    """What the hand winner of Bergen (BRG-11) or Flower & Scorpion (FS-12) scores: the bonus, except
+    that 5 is for a domino only (a blocked hand's winner then scores 2, as pinned in v1.1)."""
+    return 2 if winner_bonus == 5 and end != "domino" else winner_bonus
+
+
+def family_result(game: Game, end: str, winner: int | None, winner_bonus: int) -> HandResult:
+    """The reference hand result of a Bergen-family hand: the winner's bonus, if there is a winner."""
+    if winner is None:
+        return result(game, end, None)
+    return result(game, end, winner, {winner: [ScoreItem("winner", family_bonus(winner_bonus, end))]})
+
+
+def lowest_double_number(tiles: list[Tile]) -> int:
+    """The number of the lowest double among ``tiles`` (:data:`NO_DOUBLE` if none)."""
+    return min((tile.high for tile in tiles if tile.is_double), default=NO_DOUBLE)
 
 
 # ---------------------------------------------------------------- options
@@ -167,62 +232,27 @@ class Bergen(Rules):
     def header(game: Game) -> ScoreItem | None:
         """The double or triple header the line shows now, if any (BRG-7)."""
         ends = game.layout.end_values()
-        if len(ends) != 2 or ends[0][0] != ends[1][0]:
+        if len(ends) != 2:
             return None
-        halves = ends[0][1] + ends[1][1]
-        if halves == 2:
-            return ScoreItem("double-header", 2)
-        return ScoreItem("triple-header", 3)
-
-    def capped(self, game: Game, seat: int, points: int) -> int:
-        """The approach cap (BRG-8): 1 when at most 2 short of the target, 2 when 3 short."""
-        if not self.options.approach_cap:
-            return points
-        need = self.target - game.scores[seat]
-        if need <= 2:
-            return min(points, 1)
-        if need == 3:
-            return min(points, 2)
-        return points
+        points = header_points(*ends[0], *ends[1])
+        return ScoreItem(HEADER_NAMES[points], points) if points else None
 
     def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
         item = self.header(game)
         if item is None:
             return (), 0
-        return (item,), self.capped(game, seat, item.points)
+        points = item.points
+        if self.options.approach_cap:
+            points = approach_capped(points, self.target - game.scores[seat])
+        return (item,), points
 
     # ------------------------------------------------------------ hand and game end (BRG-9 … BRG-12)
-    def blocked_winner(self, game: Game) -> int | None:
-        rule = self.options.block_rule
-        seats = range(game.players)
-        if rule == "simple":
-            lowest = lowest_holders(game)
-            return lowest[0] if len(lowest) == 1 else None
-        if rule == "german":
-            counts = {seat: len(doubles_held(game.hands[seat])) for seat in seats}
-            fewest = min(counts.values())
-            lowest = lowest_holders(game, [seat for seat in seats if counts[seat] == fewest])
-            return lowest[0] if len(lowest) == 1 else None
-        free = [seat for seat in seats if not doubles_held(game.hands[seat])]
-        if len(free) == 1:
-            return free[0]
-        if free:
-            lowest = lowest_holders(game, free)
-            return lowest[0] if len(lowest) == 1 else None
-        size = min(len(game.hands[seat]) for seat in seats)
-        fewest_tiles = [seat for seat in seats if len(game.hands[seat]) == size]
-        if len(fewest_tiles) == 1:
-            return fewest_tiles[0]
-        return min(seats, key=lambda seat: min(tile.high for tile in doubles_held(game.hands[seat])))
-
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
-        winner = seat if end == "domino" else self.blocked_winner(game)
-        if winner is None:
-            return result(game, end, None)
-        bonus = self.options.winner_bonus
-        if bonus == 5 and end != "domino":
-            bonus = 2
-        return result(game, end, winner, {winner: [ScoreItem("winner", bonus)]})
+        hands = game.hands
+        winner = seat if end == "domino" else bergen_blocked_winner(
+            self.options.block_rule, hand_pips(game), [len(doubles_held(tiles)) for tiles in hands],
+            [len(tiles) for tiles in hands], [lowest_double_number(tiles) for tiles in hands])
+        return family_result(game, end, winner, self.options.winner_bonus)
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         return highest_over(game.scores, self.target)

@@ -6,21 +6,26 @@ opponents' hands (``blocked_score`` selects the other counts for blocked hands).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from boneyard.errors import OptionError
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
+    Lightness,
     Rules,
     SetupError,
+    end_name,
+    hand_pips,
     highest_over,
-    lightest_tile_holder,
     line_lead,
     line_random_leader,
-    lowest_holders,
+    lowest_seats,
+    lowest_then_lightest,
     register,
     result,
+    seat_lightness,
     sized_deal,
     standard_deal_size,
 )
@@ -29,6 +34,72 @@ from boneyard.tiles import Tile, double_set
 
 FirstLead = Literal["call_highest_double", "random_player_any_tile"]
 BlockedScore = Literal["opponents_total", "opponents_minus_own", "sum_of_differences", "all_pips"]
+PartnershipBlock = Literal["side_total", "lowest_hand"]
+
+
+def partnership_blocked_side(pips: Sequence[int], rule: PartnershipBlock) -> int | None:
+    """The side that wins a blocked partnership hand (C12): 0 for seats 0+2, 1 for seats 1+3, ``None`` for nobody.
+
+    ``pips`` are the four hands' pip totals.  ``side_total``: the side whose two hands hold fewer pips,
+    nobody on equal totals.  ``lowest_hand``: the side of the single player holding the fewest pips; a
+    tie between players of both sides is nobody's, a tie between partners is their side's."""
+    if rule == "side_total":
+        even, odd = pips[0] + pips[2], pips[1] + pips[3]
+        return None if even == odd else (0 if even < odd else 1)
+    fewest = min(pips)
+    sides = {seat % 2 for seat, total in enumerate(pips) if total == fewest}
+    return sides.pop() if len(sides) == 1 else None
+
+
+def block_hand_end(pips: Sequence[int], seat: int | None, lightest: Lightness, tie_rule: str,
+                   blocked_score: str) -> tuple[int | None, int]:
+    """The hand winner and what he scores (BLK-8 … BLK-10), from every hand's pip total.
+
+    ``seat`` is the player who dominoed (``None``: a blocked hand, won by the lowest total, a tie
+    going to the lightest tile or to nobody by ``tie_rule``)."""
+    if seat is None:
+        lowest = lowest_seats(pips)
+        if len(lowest) == 1:
+            seat = lowest[0]
+        elif tie_rule == "lightest_tile":
+            seat = min(lowest, key=lightest)
+        else:
+            return None, 0
+    own = pips[seat]
+    others = sum(pips) - own
+    if blocked_score == "opponents_total":
+        return seat, others
+    if blocked_score == "opponents_minus_own":
+        return seat, max(0, others - own)
+    if blocked_score == "sum_of_differences":
+        return seat, others - own * (len(pips) - 1)
+    return seat, others + own  # all_pips
+
+
+def partnership_hand_end(pips: Sequence[int], seat: int | None, lightest: Lightness,
+                         rule: PartnershipBlock) -> tuple[int | None, int]:
+    """The hand winner of partnership Block (C12) and what his side scores: the pips of all four hands.
+
+    A blocked hand goes to the side :func:`partnership_blocked_side` names; of its two players the
+    one with fewer pips (then the lighter tile) is the hand's winner and leads the next hand."""
+    if seat is None:
+        side = partnership_blocked_side(pips, rule)
+        if side is None:
+            return None, 0
+        seat = lowest_then_lightest(pips, (side, side + 2), lightest)
+    return seat, sum(pips)
+
+
+def block_game_over(scores: Sequence[int], target: int, partnerships: bool) -> tuple[bool, int | None]:
+    """BLK-11: the highest score at or over the target wins; partners share one score, so their
+    equal totals are no tie."""
+    finished, winner = highest_over(list(scores), target)
+    if partnerships and not finished:
+        best = max(scores)
+        side = [seat for seat, score in enumerate(scores) if score == best]
+        if best >= target and len(side) == 2 and side[1] - side[0] == 2:
+            return True, side[0]
+    return finished, winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +116,9 @@ class BlockOptions:
     target: int | None = option(None, "points to win (default 100)")
     win_check: Literal["end_of_hand", "immediate"] = option("end_of_hand", "when the target is checked")
     partnerships: bool = option(False, "4 players, seats 0+2 against 1+3, all 28 tiles dealt (C12)")
+    partnership_block: PartnershipBlock = option(
+        "side_total", "blocked partnership hand: the side with fewer pips in its two hands wins, or the side of "
+        "the single player with the fewest pips (C12)")
 
 
 @register
@@ -60,6 +134,8 @@ class Block(Rules):
         opts = self.options
         if opts.partnerships and self.players != 4:
             raise OptionError(f"option 'partnerships' needs 4 players, not {self.players}")
+        if self.partnership_rule() != "side_total" and not opts.partnerships:
+            raise OptionError("option 'partnership_block' applies only with partnerships=true")
         self.top = opts.set
         self.target = 100 if opts.target is None else opts.target
         self.immediate_win = opts.win_check == "immediate"
@@ -86,55 +162,26 @@ class Block(Rules):
 
     # ------------------------------------------------------------ hand end
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
-        if self.options.partnerships:
-            return self._partnership_end(game, end, seat)
-        pips = [game.hand_points_of(s) for s in range(game.players)]
-        if seat is None:
-            lowest = lowest_holders(game)
-            if len(lowest) == 1:
-                seat = lowest[0]
-            elif self.options.tie_rule == "lightest_tile":
-                seat = lightest_tile_holder(game, lowest)
-            else:
-                return result(game, end, None)
-        own = pips[seat]
-        others = [p for s, p in enumerate(pips) if s != seat]
-        rule = self.options.blocked_score
-        if rule == "opponents_total":
-            points = sum(others)
-        elif rule == "opponents_minus_own":
-            points = max(0, sum(others) - own)
-        elif rule == "sum_of_differences":
-            points = sum(p - own for p in others)
+        opts = self.options
+        pips = hand_pips(game)
+        lightest = seat_lightness(game)
+        receivers: tuple[int, ...]
+        if opts.partnerships:
+            winner, points = partnership_hand_end(pips, seat, lightest, self.partnership_rule())
+            receivers = () if winner is None else (winner, (winner + 2) % 4)
         else:
-            points = sum(pips)
-        name = "domino" if end == "domino" else "block"
-        return result(game, end, seat, {seat: [ScoreItem(name, points)]})
+            winner, points = block_hand_end(pips, seat, lightest, opts.tie_rule, opts.blocked_score)
+            receivers = () if winner is None else (winner,)
+        item = [ScoreItem(end_name(end), points)]
+        return result(game, end, winner, dict.fromkeys(receivers, item))
 
-    def _partnership_end(self, game: Game, end: str, seat: int | None) -> HandResult:
-        pips = [game.hand_points_of(s) for s in range(4)]
-        everything = sum(pips)
-        if seat is None:
-            sides = (pips[0] + pips[2], pips[1] + pips[3])
-            if sides[0] == sides[1]:
-                return result(game, end, None)
-            side = 0 if sides[0] < sides[1] else 1
-            # the side's player with fewer pips (then the lighter tile) wins the hand and leads next
-            members = lowest_holders(game, (side, side + 2))
-            seat = members[0] if len(members) == 1 else lightest_tile_holder(game, members)
-        name = "domino" if end == "domino" else "block"
-        item = [ScoreItem(name, everything)]
-        return result(game, end, seat, {seat: item, (seat + 2) % 4: item})
+    def partnership_rule(self) -> PartnershipBlock:
+        """The blocked-hand rule of a partnership game (Draw, which shares this class, keeps ``side_total``)."""
+        opts: object = self.options
+        return opts.partnership_block if isinstance(opts, BlockOptions) else "side_total"
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
-        finished, winner = highest_over(game.scores, self.target)
-        if self.options.partnerships and not finished and max(game.scores) >= self.target:
-            # partners share one score, so the tie between them is no tie
-            best = max(game.scores)
-            side = [s for s in range(4) if game.scores[s] == best]
-            if len(side) == 2 and side[1] - side[0] == 2:
-                return True, side[0]
-        return finished, winner
+        return block_game_over(game.scores, self.target, self.options.partnerships)
 
     def check_setup(self, game: Game, setup: HandSetup) -> None:
         super().check_setup(game, setup)

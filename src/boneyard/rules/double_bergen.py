@@ -11,7 +11,7 @@ showing on two or more arm tips scores its exposed halves (DBG-7).
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,10 +20,11 @@ from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
     SetupError,
+    hand_pips,
     highest_over,
-    lowest_holders,
+    named_result,
     register,
-    result,
+    unique_lowest,
 )
 from boneyard.rules.bergen import (
     WinCheck,
@@ -34,6 +35,38 @@ from boneyard.rules.bergen import (
 )
 from boneyard.state import UNTIL_PLAYABLE, Game, HandResult, HandSetup, ScoreItem
 from boneyard.tiles import Tile, double_set
+
+SPINNER_PAIR = 2  #: what the spinner scores while one of its faces is free (DBG-7.1)
+
+
+def tip_points(tips: Iterable[tuple[int, int]], lone_double_scores: bool) -> int:
+    """Matching arm tips (DBG-7.2-3), from each started arm's tip (number, exposed halves): every
+    suit on two or more tips scores its halves; a lone double scores 2 with ``lone_double_scores``."""
+    halves: dict[int, int] = {}
+    count: dict[int, int] = {}
+    for value, exposed in tips:
+        halves[value] = halves.get(value, 0) + exposed
+        count[value] = count.get(value, 0) + 1
+    points = 0
+    for value, total in halves.items():
+        if count[value] >= 2:
+            points += total
+        elif total == 2 and lone_double_scores:
+            points += 2
+    return points
+
+
+def double_bergen_hand_end(end_scoring: str, seat: int | None, pips: Sequence[int],
+                           sizes: Sequence[int]) -> tuple[int | None, list[int]]:
+    """The round winner and every seat's points (DBG-9): the one who dominoed, else the one lowest
+    pip total; ``winner_plus_1`` gives the winner 1, ``tile_penalty`` takes 1 per tile in hand."""
+    winner = seat if seat is not None else unique_lowest(pips)
+    if end_scoring == "tile_penalty":
+        return winner, [-size for size in sizes]
+    points = [0] * len(pips)
+    if winner is not None:
+        points[winner] = 1
+    return winner, points
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,43 +143,23 @@ class DoubleBergen(Rules):
     def target_reason(self, game: Game, target: int) -> str:
         return "all four faces of the spinner (tile 1) must be covered before any arm grows"
 
-    def tip_points(self, layout: Layout) -> int:
-        """Matching arm tips: for each suit on two or more tips, its exposed halves (DBG-7.2-3)."""
-        tips: dict[int, list[int]] = defaultdict(list)
-        for face in layout.free_faces():
-            if face.owner != 1:
-                tips[face.value].append(layout.exposed(face))
-        points = 0
-        for halves in tips.values():
-            if len(halves) >= 2:
-                points += sum(halves)
-            elif halves[0] == 2 and self.options.lone_double_scores:
-                points += 2
-        return points
-
     def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
         layout = game.layout
         items: list[ScoreItem] = []
         if any(not face.child for face in layout.tiles[0].faces):
-            items.append(ScoreItem("spinner", 2))
-        pairs = self.tip_points(layout)
+            items.append(ScoreItem("spinner", SPINNER_PAIR))
+        tips = [(face.value, layout.exposed(face)) for face in layout.free_faces() if face.owner != 1]
+        pairs = tip_points(tips, self.options.lone_double_scores)
         if pairs:
             items.append(ScoreItem("pairs", pairs))
         return tuple(items), sum(item.points for item in items)
 
     # ------------------------------------------------------------ round and game end (DBG-8 … DBG-10)
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
-        winner = seat
-        if end != "domino":
-            lowest = lowest_holders(game)
-            winner = lowest[0] if len(lowest) == 1 else None
-        if self.options.end_scoring == "tile_penalty":
-            return result(game, end, winner, {
-                s: [ScoreItem("tiles", -len(game.hands[s]))] for s in range(game.players) if game.hands[s]
-            })
-        if winner is None:
-            return result(game, end, None)
-        return result(game, end, winner, {winner: [ScoreItem("winner", 1)]})
+        winner, points = double_bergen_hand_end(self.options.end_scoring, seat, hand_pips(game),
+                                                [len(tiles) for tiles in game.hands])
+        name = "tiles" if self.options.end_scoring == "tile_penalty" else "winner"
+        return named_result(game, end, winner, points, name)
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         return highest_over(game.scores, self.target)

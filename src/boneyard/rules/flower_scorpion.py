@@ -11,6 +11,7 @@ tile, the Scorpion tile, the lowest double) scores ``winner_bonus``; 20 points w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,17 +21,21 @@ from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
     SetupError,
+    hand_pips,
     highest_over,
-    lowest_holders,
     register,
-    result,
+    unique_lowest,
 )
 from boneyard.rules.bergen import (
+    NO_DOUBLE,
     WinCheck,
     check_deal_fits,
     coming_hand,
     doubles_held,
     family_deal_size,
+    family_result,
+    header_points,
+    lowest_double_number,
     previous_leader,
 )
 from boneyard.state import UNTIL_PLAYABLE, Dice, Game, HandResult, HandSetup, ScoreItem
@@ -63,16 +68,58 @@ def dice_tile(pair: tuple[int, int]) -> Tile:
     return Tile(pair[0], pair[1])
 
 
-def pairings(ends: list[tuple[int, int]], pair: Tile, mode: str) -> int:
-    """How many pairings of exposed halves show ``pair`` (FS-9 d/f; AMB-FS-2)."""
-    if len(ends) != 2:
-        return 0
-    (first, k1), (second, k2) = ends
-    if mode == "cross":
-        return k1 * k2 if Tile(first, second) is pair else 0
-    halves = [first] * k1 + [second] * k2
-    return sum(1 for i in range(len(halves)) for j in range(i + 1, len(halves))
-               if Tile(halves[i], halves[j]) is pair)
+def pairings(v0: int, k0: int, v1: int, k1: int, pair: tuple[int, int], all_pairs: bool) -> int:
+    """How many pairings of exposed halves of the two ends show the tile ``pair`` (high, low)
+    (FS-9 d/f; AMB-FS-2): one half from each end (k0 x k1), and with ``all_pairs`` also the two
+    halves of a double at an end."""
+    high, low = pair
+    count = k0 * k1 if (v0 == high and v1 == low) or (v0 == low and v1 == high) else 0
+    if all_pairs and high == low:
+        count += (k0 == 2 and v0 == high) + (k1 == 2 and v1 == high)
+    return count
+
+
+#: the scoring items of a play (FS-9), in the order :func:`play_scores` returns them
+PLAY_ITEMS = ("header", "short-flower", "long-flower", "short-scorpion", "long-scorpion")
+
+
+def play_scores(v0: int, k0: int, v1: int, k1: int, played: tuple[int, int], flower: tuple[int, int],
+                scorpion: tuple[int, int], opts: FlowerScorpionOptions) -> tuple[int, int, int, int, int]:
+    """What a play scores (FS-9 a-i), item by item (:data:`PLAY_ITEMS`), from the line ends after it
+    (numbers and exposed halves), the tile played and the round's Flower and Scorpion tiles (as
+    (high, low) halves).  The header is Bergen's dual (2) or plural (3), 0 when none or suppressed."""
+    header = header_points(v0, k0, v1, k1)
+    if flower == scorpion:  # the dice cancel (FS-5)
+        return header, 0, 0, 0, 0
+    if header and scorpion[0] == scorpion[1] == v0 and (
+            opts.double_scorpion_blocks_dual == "always" or played == scorpion):
+        header = 0  # a double scorpion suppresses the dual or plural in its number (FS-9 h)
+    all_pairs = opts.long_pairs == "all_pairs"
+    return (header, int(played == flower), pairings(v0, k0, v1, k1, flower, all_pairs),
+            -(played == scorpion), -pairings(v0, k0, v1, k1, scorpion, all_pairs))
+
+
+def floored(points: int, score: int, floor: int | None) -> int:
+    """The change to a score of ``score``, stopping at the floor (FS-9 j)."""
+    if floor is None or points >= 0:
+        return points
+    return max(points, min(0, floor - score))
+
+
+def blocked_winner(opts: FlowerScorpionOptions, flower_holder: int | None, scorpion_holder: int | None,
+                   cancelled: bool, pips: Sequence[int], lowest_double: Sequence[int]) -> int | None:
+    """The winner of a blocked round (FS-11 steps 2-5), from who holds the Flower and Scorpion tiles,
+    whether the dice cancelled, each seat's pip total and lowest double number (:data:`NO_DOUBLE`)."""
+    if not (cancelled and opts.cancel_affects_block):
+        for holder in (flower_holder, scorpion_holder):
+            if holder is not None:
+                return holder
+    with_double = [seat for seat, number in enumerate(lowest_double) if number != NO_DOUBLE]
+    if not with_double:
+        return None
+    if opts.lowest_double_mode == "smallest_double":
+        return min(with_double, key=lowest_double.__getitem__)
+    return unique_lowest(pips, with_double)
 
 
 @register
@@ -138,67 +185,33 @@ class FlowerScorpion(Rules):
     # ------------------------------------------------------------ scoring (FS-9)
     def play_items(self, game: Game, placed: Placed) -> list[ScoreItem]:
         """The scoring items of the line as it stands after ``placed`` was played."""
-        flower, scorpion = self.dice_tiles(game)
-        cancelled = flower is scorpion
         ends = game.layout.end_values()
-        opts = self.options
-        items: list[ScoreItem] = []
-        if len(ends) == 2 and ends[0][0] == ends[1][0]:
-            common = ends[0][0]
-            suppressed = (not cancelled and scorpion.is_double and scorpion.high == common
-                          and (opts.double_scorpion_blocks_dual == "always" or placed.tile is scorpion))
-            if not suppressed:
-                plural = ends[0][1] + ends[1][1] > 2
-                items.append(ScoreItem("plural", 3) if plural else ScoreItem("dual", 2))
-        if cancelled:
-            return items
-        if placed.tile is flower:
-            items.append(ScoreItem("short-flower", 1))
-        long_flower = pairings(ends, flower, opts.long_pairs)
-        if long_flower:
-            items.append(ScoreItem("long-flower", long_flower))
-        if placed.tile is scorpion:
-            items.append(ScoreItem("short-scorpion", -1))
-        long_scorpion = pairings(ends, scorpion, opts.long_pairs)
-        if long_scorpion:
-            items.append(ScoreItem("long-scorpion", -long_scorpion))
+        if len(ends) != 2:
+            return []
+        flower, scorpion = self.dice_tiles(game)
+        scores = play_scores(*ends[0], *ends[1], placed.tile.halves, flower.halves, scorpion.halves, self.options)
+        items = []
+        if scores[0]:
+            items.append(ScoreItem("plural" if scores[0] == 3 else "dual", scores[0]))
+        items += [ScoreItem(name, points) for name, points in zip(PLAY_ITEMS[1:], scores[1:], strict=True) if points]
         return items
-
-    def floored(self, game: Game, seat: int, points: int) -> int:
-        """The change to ``seat``'s score, stopping at the floor (FS-9 j)."""
-        floor = self.options.score_floor
-        if floor is None or points >= 0:
-            return points
-        return max(points, min(0, floor - game.scores[seat]))
 
     def score_play(self, game: Game, seat: int, placed: Placed) -> tuple[tuple[ScoreItem, ...], int]:
         items = self.play_items(game, placed)
         if not items:
             return (), 0
-        return tuple(items), self.floored(game, seat, sum(item.points for item in items))
+        points = floored(sum(item.points for item in items), game.scores[seat], self.options.score_floor)
+        return tuple(items), points
 
     # ------------------------------------------------------------ round and game end (FS-10 … FS-13)
-    def blocked_winner(self, game: Game) -> int | None:
-        """FS-11 steps 2-5."""
-        holder = {tile: seat for seat, tiles in enumerate(game.hands) for tile in tiles}
-        flower, scorpion = self.dice_tiles(game)
-        if not (flower is scorpion and self.options.cancel_affects_block):
-            for tile in (flower, scorpion):
-                if tile in holder:
-                    return holder[tile]
-        with_double = [seat for seat in range(game.players) if doubles_held(game.hands[seat])]
-        if not with_double:
-            return None
-        if self.options.lowest_double_mode == "smallest_double":
-            return min(with_double, key=lambda seat: min(tile.high for tile in doubles_held(game.hands[seat])))
-        lowest = lowest_holders(game, with_double)
-        return lowest[0] if len(lowest) == 1 else None
-
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
-        winner = seat if end == "domino" else self.blocked_winner(game)
-        if winner is None:
-            return result(game, end, None)
-        return result(game, end, winner, {winner: [ScoreItem("winner", self.options.winner_bonus)]})
+        winner = seat
+        if end != "domino":
+            holder = {tile: seat for seat, tiles in enumerate(game.hands) for tile in tiles}
+            flower, scorpion = self.dice_tiles(game)
+            winner = blocked_winner(self.options, holder.get(flower), holder.get(scorpion), flower is scorpion,
+                                    hand_pips(game), [lowest_double_number(tiles) for tiles in game.hands])
+        return family_result(game, end, winner, self.options.winner_bonus)
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         return highest_over(game.scores, self.target)

@@ -19,13 +19,14 @@ by the deal and the stock, never by chance.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from boneyard.errors import OptionError
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import option
-from boneyard.rules.base import Rules, SetupError, register, result
+from boneyard.rules.base import Rules, SetupError, hand_pips, lowest_seats, register, result
 from boneyard.state import ONE_THEN_PASS, Game, HandResult, HandSetup, ScoreItem
 from boneyard.tiles import A, D, R, S, Tile, W, pip_set
 
@@ -64,6 +65,22 @@ def pip_value(tile: Tile, directional: int = 45) -> int:
     if tile.high == W:
         return DOUBLE_WILD_VALUE if tile.low == W else SINGLE_WILD_BASE + tile.low
     return tile.pips
+
+
+def pip_hand_end(end: str, seat: int | None, held: Sequence[int], scores: Sequence[int]) -> tuple[int | None, int]:
+    """The round winner (the one who went out; a blocked round has none, PIP-17) and the reduction
+    taken off his total (PIP-19: 10, never below 0).  Every seat adds ``held``, its hand's value."""
+    if end != "domino" or seat is None:
+        return None, 0
+    return seat, min(WINNER_REDUCTION, scores[seat] + held[seat])
+
+
+def pip_game_over(scores: Sequence[int], round_number: int, hand_ended: bool) -> tuple[bool, int | None]:
+    """After round nine the lowest total wins; equal lowest totals share the win (no single winner)."""
+    if not hand_ended or round_number < ROUNDS:
+        return False, None
+    winners = lowest_seats(scores)
+    return True, winners[0] if len(winners) == 1 else None
 
 
 def round_starter(number: int) -> Tile:
@@ -186,24 +203,18 @@ class Pip(Rules):
 
     # ------------------------------------------------------------ end of round and game (PIP-17..20)
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
-        points: dict[int, list[ScoreItem]] = {}
-        for player in range(game.players):
-            held = game.hand_points_of(player)
-            points[player] = [ScoreItem("hand", held)] if held else []
-        if end == "domino" and seat is not None:
-            reduction = min(WINNER_REDUCTION, game.scores[seat] + game.hand_points_of(seat))
-            if reduction:
-                points[seat].append(ScoreItem("winner", -reduction))
-        return result(game, end, seat if end == "domino" else None, points)
+        held = hand_pips(game)
+        winner, reduction = pip_hand_end(end, seat, held, game.scores)
+        points: dict[int, list[ScoreItem]] = {player: [ScoreItem("hand", value)] if value else []
+                                              for player, value in enumerate(held)}
+        if winner is not None and reduction:
+            points[winner].append(ScoreItem("winner", -reduction))
+        return result(game, end, winner, points)
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
-        if not hand_ended or game.hand.number < ROUNDS:
-            return False, None
-        winners = self.winners(game)
-        return True, winners[0] if len(winners) == 1 else None
+        return pip_game_over(game.scores, game.hand.number, hand_ended)
 
     @staticmethod
     def winners(game: Game) -> list[int]:
         """The seats with the lowest total (PIP-20: equal lowest totals share the win)."""
-        low = min(game.scores)
-        return [seat for seat, score in enumerate(game.scores) if score == low]
+        return lowest_seats(game.scores)
