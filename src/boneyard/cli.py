@@ -121,7 +121,15 @@ def play(
             return
     except (BoneyardError, SaveError) as error:
         fail(str(error))
-    raise typer.Exit(session.run())
+    try:
+        code = session.run()
+    except KeyboardInterrupt:  # Ctrl-C while a computer thinks: keep the game
+        where = session.save_path
+        kept = f"saved to {where}; resume with: boneyard play --resume {where}" \
+            if where is not None and session.save(quiet=True) else "the game was not saved"
+        typer.echo(f"boneyard: interrupted; {kept}", err=True)
+        raise typer.Exit(130) from None
+    raise typer.Exit(code)
 
 
 def _new_session(variant: str | None, players: int, seed: int | None, option: list[str], save: Path | None,
