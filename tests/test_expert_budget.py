@@ -1,0 +1,108 @@
+"""Where the expert spends its budget: racing drops clearly worse moves, every deal is searched
+where few are consistent, forced moves cost nothing, and the options that switch each off."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import boneyard
+from boneyard.errors import OptionError
+from boneyard.players.base import make_player
+from boneyard.players.expert import search
+from boneyard.players.expert.inference import infer
+from boneyard.players.expert.sampling import all_deals
+from boneyard.state import Game
+from boneyard.view import SeatView
+
+
+def block_positions(placed: int) -> Iterator[Game]:
+    """Two-player Block hands with at least ``placed`` tiles down and a choice to make (random play)."""
+    for seed in itertools.count():
+        game = boneyard.new_game("block", 2, seed=seed)
+        rng = random.Random(seed)
+        while game.in_hand and (len(game.layout.tiles) < placed or len(game.legal_moves()) < 2):
+            game.apply(rng.choice(game.legal_moves()))
+        if game.in_hand:
+            yield game
+
+
+def test_all_deals_lists_exactly_the_consistent_deals() -> None:
+    for game in itertools.islice(block_positions(8), 6):
+        view = SeatView(game, game.turn)
+        info = infer(view)
+        other = 1 - game.turn
+        deals = all_deals(info, 10_000)
+        assert deals is not None
+        lacks = info.excluded(other)
+        size = len(game.hands[other])
+        expected = {frozenset(hand) for hand in itertools.combinations(info.unseen, size) if not lacks & set(hand)}
+        found = [frozenset(hands[other]) for hands, _stock in deals]
+        assert len(found) == len(set(found)) == len(expected) and set(found) == expected
+        assert frozenset(game.hands[other]) in expected  # the real deal is among them
+        for hands, stock in deals:
+            assert hands[game.turn] == list(game.hands[game.turn]) and len(stock) == info.stock_count
+
+
+def test_all_deals_gives_up_beyond_its_limit() -> None:
+    game = next(block_positions(1))
+    info = infer(SeatView(game, game.turn))
+    assert all_deals(info, 48) is None  # seven hidden tiles among twenty: thousands of deals
+
+
+def test_few_consistent_deals_are_each_searched_once_then_the_search_stops() -> None:
+    for game in itertools.islice(block_positions(9), 10):
+        view = SeatView(game, game.turn)
+        found = search.Search(view, random.Random(0), race=False)
+        if found.deals is None or len(found.moves) < 2:
+            continue
+        found.run(5.0, 1000)
+        assert found.samples == len(found.deals) <= search.ENUMERATE
+        assert found.counts == [len(found.deals)] * len(found.moves)
+        return
+    pytest.fail("no position with few consistent deals")
+
+
+def test_racing_drops_a_clearly_worse_move_and_stops_when_one_is_left() -> None:
+    dropped = 0
+    for seed, game in enumerate(itertools.islice(block_positions(3), 12)):
+        view = SeatView(game, game.turn)
+        racing = search.Search(view, random.Random(seed))
+        if len(racing.moves) < 3:
+            continue
+        move = racing.run(5.0, 60)
+        everything = search.Search(view, random.Random(seed), race=False)
+        assert everything.run(5.0, 60) in everything.moves and everything.samples == 60
+        assert everything.counts == [60] * len(everything.moves)  # without racing every move sees every deal
+        assert move in racing.moves and racing.active[0] in range(len(racing.moves))
+        if len(racing.active) < len(racing.moves):
+            dropped += 1
+            gone = [i for i in range(len(racing.moves)) if i not in racing.active]
+            assert all(racing.counts[i] <= racing.samples for i in gone)
+            dropped_early = any(racing.counts[i] < racing.samples for i in gone)
+            assert dropped_early or racing.samples == 60
+        if len(racing.active) == 1:
+            assert racing.samples < 60  # one move left: the search stopped early
+    assert dropped >= 2
+
+
+def test_a_forced_move_costs_no_search() -> None:
+    game = boneyard.new_game("block", 2, seed=3)
+    rng = random.Random(3)
+    while len(game.legal_moves()) != 1:
+        game.apply(rng.choice(game.legal_moves()))
+    player = make_player("expert:samples=50", seed=0)
+    assert player.choose(SeatView(game, game.turn)) == game.legal_moves()[0]
+    assert player.last is None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("expert:race=2", "race=2 is not 0 or 1"),
+    ("expert:playouts=random", "playouts='random' is not 'doubles' or 'greedy'"),
+])
+def test_bad_budget_options_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        make_player(spec)
