@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -234,3 +235,29 @@ def test_the_hand_summary_explains_the_points() -> None:
     if result.end == "domino":
         assert f"domino: {left} pips left → " in text
     assert "[" in text.split("Hand 1 over")[0]  # the final layout is shown first
+
+
+def test_pip_branches_are_listed_under_the_tile_they_grow_from() -> None:
+    from boneyard.render.text import layout_lines
+
+    rng = random.Random(3)
+    branches = 0
+    for seed in range(4):
+        game = boneyard.new_game("pip", 3, seed=seed)
+        while game.in_hand:
+            game.apply(rng.choice(game.legal_moves()))
+            lines = [line.plain.translate(DIGITS) for line in layout_lines(game.layout)]
+            tiles = [re.sub(r"^\s*from \d+ ", "", line) for line in lines]
+            shown = [int(number) for line in tiles for number in re.findall(r"[\]»](\d+)", line)]
+            assert sorted(shown) == list(range(1, len(game.layout) + 1))  # every tile once
+            for at, line in enumerate(lines[1:], 1):
+                found = re.match(r"(\s*)from (\d+) ", line)
+                assert found is not None
+                holder = next(i for i, text in enumerate(tiles) if re.search(rf"[\]»]{found.group(2)}(?!\d)", text))
+                depth = len(lines[holder]) - len(lines[holder].lstrip())
+                assert holder < at and len(found.group(1)) == depth + 2
+                branches += 1
+    assert branches > 20
+
+
+DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
