@@ -14,8 +14,9 @@ stock.  Each root move is then valued on that deal:
   searched once, and games without in-hand scoring (Block, Draw) share a transposition table
   across the root moves of one deal.  A search that passes :data:`EXACT_NODES` nodes is given
   up and the decision falls back to playouts for its remaining deals.
-* otherwise by :data:`PLAYOUTS` greedy playouts (best immediate score, then the heaviest tile,
-  ties at random), each on its own random order of the hidden stock.
+* otherwise by :data:`PLAYOUTS` greedy playouts (best immediate score, then a double before any
+  other tile — ``doubles_first`` — then the heaviest tile, ties at random), each on its own random
+  order of the hidden stock.
 
 The value is the reference search's objective (:class:`~.search.Objective`), plus
 :data:`HAND_WIN` for winning the hand in Block and Draw.  Every search and playout ends with the

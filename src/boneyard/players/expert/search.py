@@ -27,6 +27,11 @@ is valued on a :class:`~boneyard.fast.FastGame` instead (:mod:`.fastsearch`): ex
 as soon as nothing can be drawn and few enough tiles remain (in two-player Block the whole hand),
 fast greedy playouts before.  Double Bergen and PIP use the reference game as described above.
 
+The budget goes where it decides: a forced move is not searched; racing (:meth:`Search.race`)
+drops a root move once its paired value clearly trails the leader's and stops when one is left;
+where nothing can be drawn and few deals agree with the inference, each of them is searched once
+(:func:`~.sampling.all_deals`), which is the exact expectation.
+
 The search is anytime: determinizations are added until ``time`` seconds have passed.  With
 ``samples=N`` it searches exactly N determinizations and ignores the clock, so a seed
 reproduces every decision on any machine.
