@@ -340,3 +340,35 @@ def test_a_restart_reloads_and_lists_every_running_game_beyond_200(db_url: str) 
         assert sorted(game["id"] for page in pages for game in page) == sorted(loaded)
         bad = client.get("/api/games", params={"limit": 0})
         assert bad.status_code == 400 and "limit" in bad.json()["detail"]
+
+
+def test_a_deal_that_cannot_be_stored_is_stored_whole_with_the_next_move(db_url: str) -> None:
+    async def main() -> tuple[str, dict[str, Any]]:
+        rooms = Rooms(Store(db_url), ai_delay=0)
+        try:
+            room = rooms.create("block", humans(), seed=12)
+            clients = {0: await seated(room, 0), 1: await seated(room, 1)}
+            while room.game.in_hand:
+                await room.handle(clients[room.game.turn], {"type": "move", "move": str(room.game.legal_moves()[0])})
+            real_write = room.store.write
+
+            async def fail_once(*writes: Any) -> None:
+                room.store.write = real_write  # type: ignore[method-assign]
+                raise OSError("the database went away")
+
+            room.store.write = fail_once  # type: ignore[method-assign]
+            with pytest.raises(ProtocolError) as refused:
+                await room.handle(clients[0], {"type": "next_hand"})
+            assert refused.value.code == "not_stored" and room.game.in_hand  # dealt, not yet stored
+            await room.handle(clients[room.game.turn], {"type": "move", "move": str(room.game.legal_moves()[0])})
+            return room.id, record.to_record(room.game, seed=room.seed)
+        finally:
+            await rooms.close()
+            rooms.store.dispose()
+
+    game_id, expected = asyncio.run(main())
+    store = Store(db_url)
+    try:
+        assert stored_record(store, game_id) == expected and len(expected["hands"]) == 2
+    finally:
+        store.dispose()

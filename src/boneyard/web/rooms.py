@@ -219,7 +219,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.thinker = Thinker(1)  #: Rooms gives every room its own server's thinker
         self.revision = 0  #: counts every change to the game (moves, undo, deals)
-        self.checkpointed = self.moves  #: the move count in the stored header's record
+        self.checkpointed = self.moves  #: the move count in the stored header's record (-1: write it all again)
         self.touched = time.monotonic()  #: last join, leave or message
         self._hints: set[asyncio.Task[None]] = set()
         self._geometry: tuple[tuple[int, int, int], Geometry] | None = None
@@ -258,7 +258,6 @@ class Room:
         """The whole game as one write (after a deal, at the end, or when an undo reaches into it)."""
         meta = {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
                 "hot_seat": self.hot_seat}
-        self.checkpointed = self.moves
         return Checkpoint(self.id, variant=self.game.rules.name, status=self.status, seed=self.seed,
                           seats=[seat.as_stored() for seat in self.seats],
                           record=record.to_record(self.game, seed=self.seed, meta=meta), moves=self.moves)
@@ -510,11 +509,10 @@ class Room:
             raise ProtocolError("illegal", str(error)) from None
         last, self.last = self.last, {"hand": len(game.log), "hand_over": not game.in_hand}
         self.revision += 1
-        write = self.checkpoint() if game.finished else Append(self.id, str(event.move), self.moves)
+        whole = game.finished or self.checkpointed < 0
         try:
-            await self.store.write(write)
-        except Exception:
-            log.exception("game %s: move %s not stored", self.id, event.move)
+            await self._store(self.checkpoint() if whole else Append(self.id, str(event.move), self.moves))
+        except ProtocolError:
             game.undo()
             self.last = last
             self.revision += 1
@@ -567,7 +565,8 @@ class Room:
                 break
         self.last = None
         self.revision += 1
-        await self.store.write(self.checkpoint() if self.moves < self.checkpointed else TakeBack(self.id, self.moves))
+        whole = not 0 <= self.checkpointed <= self.moves
+        await self._store(self.checkpoint() if whole else TakeBack(self.id, self.moves))
         return True
 
     async def _next_hand(self, connection: Connection, message: dict[str, Any]) -> bool:
@@ -584,7 +583,19 @@ class Room:
         deal_next(self.game, self.seed)
         self.last = None
         self.revision += 1
-        await self.store.write(self.checkpoint())
+        await self._store(self.checkpoint())
+
+    async def _store(self, write: Checkpoint | Append | TakeBack) -> None:
+        """Store one change of the game; after a failed checkpoint the next change stores the whole game."""
+        try:
+            await self.store.write(write)
+        except Exception:
+            log.exception("game %s: not stored", self.id)
+            if isinstance(write, Checkpoint):
+                self.checkpointed = -1
+            raise ProtocolError("not_stored", "the game could not be stored; try again") from None
+        if isinstance(write, Checkpoint):
+            self.checkpointed = write.moves
 
     async def _ping(self, connection: Connection, message: dict[str, Any]) -> bool:
         await connection.send({"type": "pong"})
@@ -622,18 +633,28 @@ class Room:
             if game.in_hand:  # think outside the lock: people's messages are answered meanwhile
                 seat = game.turn
                 seed = game_seed(game_seed(self.seed, 1000 + seat), self.moves)
-                move = await self.thinker.move(game, seat, self.seats[seat].level, seed)
+                try:
+                    move = await self.thinker.move(game, seat, self.seats[seat].level, seed)
+                except Exception:  # a worker that keeps dying, a player's bug: try again, not in a tight loop
+                    log.exception("game %s: the computer in seat %s found no move", self.id, seat)
+                    await asyncio.sleep(1.0)
+                    continue
+            failed = False
             async with self.lock:
                 if self.revision != revision:  # an undo, a deal or a move came first: think again
                     continue
-                if move is None:
-                    await self._deal()
-                else:
-                    try:
+                try:
+                    if move is None:
+                        await self._deal()
+                    else:
                         await self._apply(game.turn, move)
-                    except ProtocolError:  # not stored (and taken back): try again after the pause
-                        continue
-                await self.broadcast()
+                except Exception:  # not stored (a move is taken back, a deal stored whole next time)
+                    log.exception("game %s: the computer's move %s was not made", self.id, move)
+                    failed = True
+                else:
+                    await self.broadcast()
+            if failed:
+                await asyncio.sleep(1.0)
 
     async def close(self) -> None:
         for task in [self._task, *self._hints]:
