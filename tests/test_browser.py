@@ -299,7 +299,14 @@ def test_replay_viewer_steps_through_a_finished_game(server: Server, browser: An
     page = open_page(browser, f"{server.url}/replay/{game_id}")
     page.wait_for_selector("#replay-event >> text=leads")
     assert page.locator("#replay-table g.tile").count() == 0
+    for name in ("first", "prev", "next", "last"):  # icons drawn in SVG, not font glyphs
+        button = page.locator(f"#replay-{name}")
+        assert button.locator("svg.icon path").count() >= 1 and button.inner_text().strip() == ""
+        assert button.bounding_box()["width"] >= 20
     page.click("#replay-next")
+    assert page.locator("#replay-table g.tile.last").count() == 1
+    assert " led " in page.inner_text("#replay-event")
+    assert page.locator("#replay-tools").count() == 1  # the place add-ons hook into
     page.click("#replay-next")
     assert page.locator("#replay-table g.tile").count() >= 1
     assert "move 2 of" in page.inner_text("#replay-position")

@@ -1,5 +1,5 @@
 """The table in words (boneyard.web.narrate) and the fields it adds to the web ``state`` message:
-the hand's log, the All Fives count, the last tile and the owed PIP doubles."""
+the hand's log, the All Fives count, the last tile and the owed PIP doubles; letters drawn upright."""
 
 from __future__ import annotations
 
@@ -119,3 +119,13 @@ def test_the_state_message_carries_the_fields(tmp_path: Path) -> None:
     assert [entry["text"] for entry in state["log"]] == texts(game, 0)
     assert state["log"][0]["text"].startswith(("You led", "Bob led"))
     assert state["owed"] == [] and state["pending"] == []
+
+
+def test_svg_letters_are_turned_back_upright() -> None:
+    from boneyard.render.geometry import TileBox
+    from boneyard.render.svg import tile_group
+
+    standing = tile_group(TileBox(1, "S-W", ("S", "W"), 0.0, 0.0, 90, "line"))
+    assert standing.count('transform="rotate(-90 ') == 2  # the S and the star
+    lying = tile_group(TileBox(1, "S-W", ("S", "W"), 0.0, 0.0, 0, "line"))
+    assert "rotate(-" not in lying and ">S</text>" in lying
