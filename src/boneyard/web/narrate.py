@@ -2,9 +2,10 @@
 
 What one seat may read of the hand in progress, written the way players talk ("Computer 1
 played 6-4 on the 4: count 10, +10", "You drew 2 tiles", "Ann passed").  Everything here is
-computed from the public history of a :class:`~boneyard.view.SeatView` and the layout: a give the
-seat did not see stays "a tile", a draw never names its tile.  The numbers come from the rules
-(the count is :meth:`AllFives.count`), never recomputed, so the page shows what the rules score.
+computed from the public history of a :class:`~boneyard.view.SeatView` (a spectator's
+:class:`~boneyard.view.TableView`) and the layout: a give the seat did not see stays "a tile",
+a draw never names its tile.  The numbers come from the rules (the count is
+:meth:`AllFives.count`), never recomputed, so the page shows what the rules score.
 
 >>> from boneyard import new_game
 >>> game = new_game("all-fives", seed=2, names=["You", "Computer 1"])
@@ -23,7 +24,7 @@ from boneyard.rules.all_fives import AllFives
 from boneyard.rules.pip import TOE_PLAYS
 from boneyard.state import Event, Game, ScoreItem
 from boneyard.tiles import A, D, R, S, half_text
-from boneyard.view import PublicEvent, SeatView
+from boneyard.view import PublicEvent, SeatView, TableView
 
 #: What a PIP directional tile does once placed (RULES.md PIP-16), as the log says it.
 LETTER_EFFECTS = {
@@ -120,7 +121,7 @@ def hand_log(game: Game, seat: int | None) -> list[dict[str, Any]]:
     happened (a run of draws is one entry): ``{"seat", "text"}``, the hand's end last."""
     if not game.log:
         return []
-    view = SeatView(game, seat if seat is not None else -1)
+    view = TableView(game) if seat is None else SeatView(game, seat)
     names = game.names
     layout = game.layout
     counts = _counts(game)
