@@ -415,3 +415,29 @@ def test_serve_command_is_registered() -> None:
 
     result = CliRunner().invoke(app, ["serve", "--help"])
     assert result.exit_code == 0 and "--db" in result.output and "--port" in result.output
+
+
+def test_a_draw_that_names_a_tile_tells_nothing_and_changes_nothing(client: TestClient) -> None:
+    """Issue 13, defect 4: with voluntary draws, ``draw X-Y`` used to answer "the next tile in the
+    stock is 5-0, not 0-0" and leave the player free to play instead."""
+    game_id = new_game(client, "draw", options={"allow_voluntary_draw": True})
+    room = room_of(client, game_id)
+    game = room.game
+    with client.websocket_connect(f"/ws/{game_id}") as ann, client.websocket_connect(f"/ws/{game_id}") as bob:
+        claim(ann, 0)
+        claim(bob, 1)
+        leader = game.turn
+        mover = (ann, bob)[1 - leader]
+        (ann, bob)[leader].send_json({"type": "move", "move": str(game.legal_moves()[0])})
+        state = receive_until(mover, lambda m: is_state(m) and m["version"] == 1)
+        assert state["can_draw"] and len(state["legal"]) > 1  # a play, or a voluntary draw
+        before = json.dumps(record.to_record(game))
+        stock = [str(tile) for tile in game.stock[game.stock_pos:]]
+        for named in (stock[-1], stock[0]):  # a wrong tile and the right one: the same answer
+            mover.send_json({"type": "move", "move": f"draw {named}"})
+            answer = error(mover)
+            assert answer["code"] == "bad_move" and "send draw" in answer["message"]
+            assert not tiles_in(answer) & set(stock)
+        assert json.dumps(record.to_record(game)) == before and room.moves == 1
+        mover.send_json({"type": "move", "move": "draw"})
+        assert receive_until(mover, lambda m: is_state(m) and m["version"] == 2)["last"]["move"] == "draw"

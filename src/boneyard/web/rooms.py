@@ -490,6 +490,8 @@ class Room:
             raise ProtocolError("bad_move", str(error)) from None
         if move.kind == Kind.DRAW and move.tile is not None:  # the answer would tell the stock's next tile
             raise ProtocolError("bad_move", "a draw at the table names no tile: send draw")
+        if move.kind == Kind.DRAW and move.tile is not None:  # the answer would tell the stock's next tile
+            raise ProtocolError("bad_move", "a draw at the table names no tile: send draw")
         game = self.game
         if game.finished:
             raise ProtocolError("game_over", "the game is over")
