@@ -23,11 +23,16 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
 
 def stop(pool: ProcessPoolExecutor) -> None:
     """Cancel the queued work and end the workers now (after Ctrl-C: their games are not wanted)."""
-    # the pool keeps its processes in a private mapping; there is no public way to end them before 3.14
+    # the pool keeps its processes and its manager thread in private attributes; there is no public way to
+    # end them before Python 3.14.  The manager thread is joined too: left running, it races the interpreter's
+    # exit and prints an "Exception ignored" traceback.
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         if process.is_alive():
             process.terminate()
     for process in workers:
         process.join(timeout=5)
+    if manager is not None:
+        manager.join(timeout=5)
