@@ -8,6 +8,7 @@ One page per variant and player count, resized through the three viewports.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 import boneyard
 from boneyard import record
 from boneyard.rules.base import VARIANTS
+from boneyard.state import Game
 from tests.test_browser import Server, browser, open_page, server, wait_my_turn_or_hand_over
 
 pytestmark = pytest.mark.browser
@@ -51,6 +53,23 @@ def position(variant: str, players: int, seed: int = 1) -> dict[str, Any]:
     return record.to_record(game)
 
 
+def find_position(variant: str, players: int, wanted: Callable[[Game], bool], tries: int = 300) -> dict[str, Any]:
+    """The record of the first random game (placements preferred) that reaches a position where
+    ``wanted`` holds, stopped there."""
+    names = ["You"] + [f"Computer {i}" for i in range(1, players)]
+    for seed in range(tries):
+        game = boneyard.new_game(variant, players=players, seed=seed, names=names)
+        rng = random.Random(seed)
+        while True:
+            if game.log and wanted(game):
+                return record.to_record(game)
+            if not game.in_hand:
+                break
+            legal = game.legal_moves()
+            game.apply(rng.choice([move for move in legal if move.is_placement] or legal))
+    raise AssertionError(f"no {variant} position of the kind wanted in {tries} games")
+
+
 def seat_table(server: Server, data: dict[str, Any]) -> str:
     seats = [{"kind": "human", "name": "You"}] + [{"kind": "computer", "level": "random", "name": name}
                                                    for name in data["players"][1:]]
@@ -67,9 +86,19 @@ def assert_on_screen(found: dict[str, Any], what: str, where: str) -> None:
         assert box["top"] >= -0.5 and box["bottom"] <= height + 0.5, f"{where}: {what} {box} is below {height} px"
 
 
-@pytest.mark.parametrize(("variant", "players"), CASES, ids=[f"{v}-{n}" for v, n in CASES])
-def test_hand_scores_and_turn_fit_every_screen(server: Server, browser: Any, variant: str, players: int) -> None:
-    game_id = seat_table(server, position(variant, players))
+#: Long hands: "You" on turn holding this many tiles or more after many draws.
+BIG_HANDS = [("draw", 2, 16), ("pip", 2, 30)]
+
+
+def big_hand(variant: str, players: int, size: int) -> dict[str, Any]:
+    return find_position(variant, players, lambda g: g.in_hand and g.turn == 0 and len(g.hands[0]) >= size)
+
+
+@pytest.mark.parametrize(("variant", "players", "size"), [(v, n, 0) for v, n in CASES] + BIG_HANDS,
+                         ids=[f"{v}-{n}" for v, n in CASES] + [f"{v}-{n}-hand-of-{k}" for v, n, k in BIG_HANDS])
+def test_hand_scores_and_turn_fit_every_screen(server: Server, browser: Any, variant: str, players: int,
+                                               size: int) -> None:
+    game_id = seat_table(server, big_hand(variant, players, size) if size else position(variant, players))
     page = open_page(browser, f"{server.url}/game/{game_id}")
     page.wait_for_selector("#table-players .player.you.turn")
     wait_my_turn_or_hand_over(page)

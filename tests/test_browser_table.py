@@ -4,39 +4,18 @@ upright letter halves, words that agree ("1 tile", "You score")."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-import boneyard
-from boneyard import record
 from boneyard.rules.all_fives import AllFives
 from boneyard.state import Game
 from boneyard.web.narrate import hand_log
 from tests.test_browser import Server, browser, open_page, server
-from tests.test_browser_fit import seat_table
+from tests.test_browser_fit import find_position, seat_table
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser", "server"]  # the fixtures, shared with tests.test_browser
-
-
-def find_position(variant: str, players: int, wanted: Callable[[Game], bool], tries: int = 300) -> dict[str, Any]:
-    """The record of the first random game (placements preferred) that reaches a position where
-    ``wanted`` holds, stopped there."""
-    names = ["You"] + [f"Computer {i}" for i in range(1, players)]
-    for seed in range(tries):
-        game = boneyard.new_game(variant, players=players, seed=seed, names=names)
-        rng = random.Random(seed)
-        while True:
-            if game.log and wanted(game):
-                return record.to_record(game)
-            if not game.in_hand:
-                break
-            legal = game.legal_moves()
-            game.apply(rng.choice([move for move in legal if move.is_placement] or legal))
-    raise AssertionError(f"no {variant} position of the kind wanted in {tries} games")
 
 
 def room_game(server: Server, game_id: str) -> Game:
