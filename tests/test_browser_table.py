@@ -4,6 +4,7 @@ upright letter halves, words that agree ("1 tile", "You score")."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -112,4 +113,19 @@ def test_an_owed_double_is_cleared_when_the_hand_ends(server: Server, browser: A
     assert page.locator("#table g.tile").count() > 0
     assert page.locator("#table g.tile.owed").count() == 0
     assert "owes" not in page.inner_text("#facts")
+    page.context.close()
+
+
+def test_a_hint_names_the_tile_and_gives_a_reason_in_words(server: Server, browser: Any) -> None:
+    data = find_position("draw", 2, lambda g: my_turn(g) and len(g.layout) >= 3
+                         and sum(m.is_placement for m in g.legal_moves()) >= 2)
+    page = open_page(browser, f"{server.url}/game/{seat_table(server, data)}")
+    page.wait_for_selector("#table-players .player.you.turn")
+    page.click("#hint")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Hint: ')", timeout=30000)
+    status = page.inner_text("#status")
+    selected = page.locator("#hand .hand-tile.selected").get_attribute("data-tile")
+    assert status.startswith(f"Hint: play {selected} (lit on the table) — ")
+    reason = status.split(" — ", 1)[1]
+    assert reason and not re.search(r"\d\.\d|sampled|average", reason), reason
     page.context.close()

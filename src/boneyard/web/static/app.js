@@ -262,7 +262,7 @@ function openGame(id) {
     } else if (message.type === "hint") {
       table.hint = message;
       if (message.tile) selectTile(message.tile, message.move);
-      $("#status").textContent = `Hint: ${message.move} — ${message.reason}`;
+      $("#status").textContent = `Hint: ${message.tile ? `play ${message.tile} (lit on the table)` : message.move} — ${message.reason}`;
     } else if (message.type === "error") {
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey(id));
