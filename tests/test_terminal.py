@@ -265,3 +265,25 @@ def test_pip_branches_are_listed_under_the_tile_they_grow_from() -> None:
 
 
 DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def test_a_blocked_hand_shows_both_pip_totals() -> None:
+    rng = random.Random(2)
+    for seed in range(200):
+        game = boneyard.new_game("block", 2, seed=seed, names=["You", "Computer 1"])
+        while game.in_hand:
+            game.apply(rng.choice(game.legal_moves()))
+        result = game.hand.result
+        if result is not None and result.end == "blocked" and result.winner is not None:
+            break
+    else:
+        raise AssertionError("no blocked hand with a winner in 200 deals")
+    session, console = session_for(game, [], None)
+    session.say_hand_end()
+    text = " ".join(console.export_text().split())
+    winner = result.winner
+    own, other = game.hand_points_of(winner), game.hand_points_of(1 - winner)
+    name = game.names[winner]
+    assert f"{name}: block: {own} pip{'s' if own != 1 else ''} against {other} pips → +{result.hand_points[winner]}" \
+        in text
+    assert ("You win the hand" if winner == 0 else "Computer 1 wins the hand") in text

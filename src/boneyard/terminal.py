@@ -263,11 +263,15 @@ class TerminalSession:
             self.console.print("  Sides: " + ", ".join(
                 f"{side_name(game, side)} {plural(sum(pips[s] for s in side), 'pip')}" for side in groups),
                 highlight=False)
-        left = sum(pips)
-        for seat, items in enumerate(result.scoring):
-            for item in items:
-                why = f"{plural(left, 'pip')} left → " if item.name in ("domino", "block") else ""
-                self.console.print(f"  {names[seat]}: {item.name}: {why}{item.points:+d}", highlight=False)
+        for side in groups:  # partners share their items: said once for the side
+            own = sum(pips[s] for s in side)
+            for item in next((result.scoring[s] for s in side if result.scoring[s]), []):
+                why = ""
+                if item.name == "domino":
+                    why = f"{plural(sum(pips), 'pip')} left → "
+                elif item.name == "block":
+                    why = f"{plural(own, 'pip')} against {plural(sum(pips) - own, 'pip')} → "
+                self.console.print(f"  {side_name(game, side)}: {item.name}: {why}{item.points:+d}", highlight=False)
         self.console.print("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)),
                            highlight=False)
 
