@@ -93,6 +93,12 @@ def start_server(db_url: str, idle: float, src: Path | None) -> tuple[subprocess
     raise RuntimeError("the server did not start in 60 s")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` and its threads, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -114,12 +120,14 @@ class Tally:
         return 1000 * ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def new_game(port: int, seed: int) -> str:
+HUMANS = [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]
+
+
+async def new_game(port: int, seed: int, seats: list[dict[str, str]] = HUMANS) -> str:
     import httpx
 
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
-        response = await http.post("/api/games", json={
-            "variant": "draw", "seed": seed, "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]})
+        response = await http.post("/api/games", json={"variant": "draw", "seed": seed, "seats": seats})
         response.raise_for_status()
         return str(response.json()["id"])
 
@@ -173,21 +181,25 @@ async def load(port: int, rooms: int, seconds: float, first_seed: int) -> tuple[
 
 
 async def hinter(port: int, hints: int, stop_at: float) -> tuple[int, float]:
-    """Ask for ``hints`` hints in one room, each as soon as the last is answered."""
+    """Against a computer, play on until there is a choice to make, then ask for ``hints`` hints
+    about it, each as soon as the last is answered (the expert searches every one)."""
     import websockets
 
-    game_id = await new_game(port, 7)
+    game_id = await new_game(port, 7, [HUMANS[0], {"kind": "computer", "level": "random"}])
     answered = 0
-    started = time.perf_counter()
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**22) as ws:
-        state: dict[str, Any] = {}
-        while not state or state.get("you") is None:
+        await ws.send(json.dumps({"type": "claim", "seat": 0}))
+        while time.monotonic() < stop_at:
             message = json.loads(await ws.recv())
-            if message["type"] == "state" and message["you"] is None and not state:
-                await ws.send(json.dumps({"type": "claim", "seat": message["turn"]}))
-                state = {"claiming": True}
-            elif message["type"] == "state" and message["you"] is not None:
-                state = message
+            if message["type"] != "state" or message["you"] != 0:
+                continue
+            if not message["in_hand"]:
+                await ws.send(json.dumps({"type": "next_hand"}))
+            elif message["turn"] == 0 and len(message["legal"]) >= 2:
+                break
+            elif message["turn"] == 0:
+                await ws.send(json.dumps({"type": "move", "move": message["legal"][0]}))
+        started = time.perf_counter()
         await ws.send(json.dumps({"type": "hint"}))
         while answered < hints and time.monotonic() < stop_at:
             try:
@@ -279,8 +291,11 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         server, port = start_server(f"sqlite:///{Path(folder) / 'load.sqlite3'}", args.idle, args.src)
         try:
+            cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
             tally, elapsed = asyncio.run(load(port, args.rooms, args.seconds, 0))
+            cpu, client_cpu = cpu_seconds(server.pid) - cpu, time.process_time() - client_cpu
             throughput = {"moves": tally.moves, "seconds": round(elapsed, 1),
+                          "server_cpu": round(cpu / elapsed, 2), "client_cpu": round(client_cpu / elapsed, 2),
                           "moves_per_second": round(tally.moves / elapsed, 1), "p50_ms": tally.p(0.5),
                           "p95_ms": tally.p(0.95)}
             burst = asyncio.run(hint_burst(port, args.hints, max(60.0, args.hints * 2.0)))
@@ -311,7 +326,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, value, target, met in rows:
         shown = f"{value:.1f}" if isinstance(value, float) else str(value)
         print(f"{name:<{width}}  {shown:>22}  {target:>10}  {met}")
-    print(f"(throughput: {throughput['moves']} moves in {throughput['seconds']} s, p50 {throughput['p50_ms']} ms; "
+    print(f"(throughput: {throughput['moves']} moves in {throughput['seconds']} s, p50 {throughput['p50_ms']:.1f} ms, "
+          f"server {throughput['server_cpu']} CPU-s/s, clients {throughput['client_cpu']} CPU-s/s; "
           f"burst: {burst['hints']} hints in {burst['hint_seconds']} s, {burst['other_moves']} moves in the other "
           f"room; memory phase: {mem['games']} games, {mem['moves']} moves)")
     if args.json:

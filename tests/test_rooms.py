@@ -372,3 +372,32 @@ def test_a_deal_that_cannot_be_stored_is_stored_whole_with_the_next_move(db_url:
         assert stored_record(store, game_id) == expected and len(expected["hands"]) == 2
     finally:
         store.dispose()
+
+
+def test_spectators_share_one_state_per_broadcast(db_url: str) -> None:
+    """Issue 13 #8: with 500 spectators a move took ten times as long; their state is built once."""
+    async def main() -> tuple[int, int]:
+        rooms = Rooms(Store(db_url), ai_delay=0)
+        try:
+            room = rooms.create("draw", humans(), seed=13)
+            mover = await seated(room, room.game.turn)
+            watchers = [Client() for _ in range(30)]
+            for watcher in watchers:
+                await room.join(watcher)
+            built: list[int | None] = []
+            real_state = room.state
+
+            def counting(seat: int | None) -> dict[str, Any]:
+                built.append(seat)
+                return real_state(seat)
+
+            room.state = counting  # type: ignore[method-assign]
+            await room.handle(mover, {"type": "move", "move": str(room.game.legal_moves()[0])})
+            assert all(w.messages[-1]["version"] == 1 and w.messages[-1]["you"] is None for w in watchers)
+            return len(built), len(set(built))
+        finally:
+            await rooms.close()
+            rooms.store.dispose()
+
+    built, distinct = asyncio.run(main())
+    assert built == distinct == 2

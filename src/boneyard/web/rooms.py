@@ -401,9 +401,13 @@ class Room:
     async def broadcast(self) -> None:
         """Send each connection its state.  Only a closed socket is forgotten: any other failure is
         logged and that connection stays, so a bug costs one message, never a player's seat."""
+        states: dict[int | None, dict[str, Any]] = {}  # built once per seat: spectators share theirs
         for connection in list(self.connections):
             try:
-                await connection.send(self.state(connection.seat))
+                state = states.get(connection.seat)
+                if state is None:
+                    state = states[connection.seat] = self.state(connection.seat)
+                await connection.send(state)
             except ConnectionClosed:
                 if connection in self.connections:
                     self.connections.remove(connection)
@@ -488,8 +492,6 @@ class Room:
             move = Move.parse(text)
         except NotationError as error:
             raise ProtocolError("bad_move", str(error)) from None
-        if move.kind == Kind.DRAW and move.tile is not None:  # the answer would tell the stock's next tile
-            raise ProtocolError("bad_move", "a draw at the table names no tile: send draw")
         if move.kind == Kind.DRAW and move.tile is not None:  # the answer would tell the stock's next tile
             raise ProtocolError("bad_move", "a draw at the table names no tile: send draw")
         game = self.game
