@@ -93,7 +93,7 @@ def computer_levels(ai: str, seats: int, players: int) -> list[str]:
 @app.command()
 def play(
     variant: Annotated[str | None, typer.Argument(help="a variant (see `boneyard variants`)")] = None,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="number of players [default: 2]")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", help="number of players (2 if omitted)")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the deals (random if omitted)")] = None,
     option: Annotated[list[str] | None,
                       typer.Option("--option", "-o", help="rule option KEY=VALUE (repeatable)")] = None,
@@ -102,10 +102,10 @@ def play(
     force: Annotated[bool, typer.Option("--force", help="let --save overwrite an existing file")] = False,
     ai: Annotated[str | None, typer.Option(help="levels of the computer seats in order, e.g. greedy or "
                                                 "expert:time=0.5,greedy; the last one fills the remaining "
-                                                "seats [default: greedy]")] = None,
+                                                "seats (greedy if omitted)")] = None,
     resume: Annotated[Path | None, typer.Option(help="resume the game in this record file")] = None,
     web: Annotated[bool, typer.Option("--web", help="play in the browser instead")] = False,
-    name: Annotated[str | None, typer.Option(help="your name [default: You]")] = None,
+    name: Annotated[str | None, typer.Option(help="your name (You if omitted)")] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from boneyard.terminal import SaveError
