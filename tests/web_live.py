@@ -69,7 +69,7 @@ class Seat:
             except TimeoutError:
                 raise AssertionError(f"no expected message within {timeout} s; the last were "
                                      f"{[m.get('type') for m in self.seen[-5:]]}") from None
-            message = json.loads(raw)
+            message: Message = json.loads(raw)
             self.seen.append(message)
             if predicate(message):
                 return message

@@ -35,7 +35,8 @@ DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
 class Origin(NamedTuple):
-    """An allowed origin: ``scheme`` None allows http and https, ``port`` None any port."""
+    """An allowed origin: ``scheme`` None allows http and https on any ``port`` (a host name was
+    given); with a scheme, the port is the one given or the scheme's own."""
 
     scheme: str | None
     host: str
@@ -56,6 +57,8 @@ class Origin(NamedTuple):
         if not parts.hostname or parts.path or parts.query or parts.fragment or parts.username:
             raise BoneyardError(f"--allow-origin {text!r}: expected an origin such as https://play.example "
                                 "or a host name such as play.example")
+        if has_scheme and port is None:
+            port = DEFAULT_PORTS[parts.scheme]
         return cls(parts.scheme if has_scheme else None, parts.hostname, port)
 
 
