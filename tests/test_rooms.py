@@ -6,8 +6,9 @@ SQLite and on a real PostgreSQL (``db_url`` in conftest.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -61,6 +62,17 @@ class Client(Connection):
         raise AssertionError(f"no such message in {seconds} s: {self.messages[-3:]}")
 
 
+@contextlib.asynccontextmanager
+async def open_rooms(db_url: str, **options: Any) -> AsyncIterator[Rooms]:
+    """The rooms of one server on ``db_url`` (computers move without a pause), closed afterwards."""
+    rooms = Rooms(Store(db_url), ai_delay=0, **options)
+    try:
+        yield rooms
+    finally:
+        await rooms.close()
+        rooms.store.dispose()
+
+
 def humans() -> list[Seat]:
     return [Seat("Ann", "human"), Seat("Bob", "human")]
 
@@ -87,8 +99,7 @@ def test_a_hint_in_the_pool_does_not_delay_another_rooms_ping(db_url: str) -> No
     async def main() -> tuple[float, float]:
         thinker = Thinker(1, hint_job=slow_hint)
         await asyncio.wrap_future(thinker.pool().submit(int))  # the worker is up before the clock starts
-        rooms = Rooms(Store(db_url), ai_delay=0, thinker=thinker)
-        try:
+        async with open_rooms(db_url, thinker=thinker) as rooms:
             first, second = rooms.create("draw", humans(), seed=1), rooms.create("draw", humans(), seed=2)
             asker, other = await seated(first, first.game.turn), await seated(second, 0)
             started = time.perf_counter()
@@ -99,9 +110,6 @@ def test_a_hint_in_the_pool_does_not_delay_another_rooms_ping(db_url: str) -> No
             answer = await asker.wait_for(lambda m: m["type"] == "hint")
             assert Move.parse(answer["move"]) in first.game.legal_moves() and answer["reason"] == "slow"
             return ping, time.perf_counter() - started
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     ping, hint = asyncio.run(main())
     assert hint >= 0.5 and ping < 0.25
@@ -109,8 +117,7 @@ def test_a_hint_in_the_pool_does_not_delay_another_rooms_ping(db_url: str) -> No
 
 def test_one_pending_hint_per_connection_and_a_stale_hint_is_not_sent(db_url: str) -> None:
     async def main() -> None:
-        rooms = Rooms(Store(db_url), ai_delay=0, thinker=Thinker(1, hint_job=slow_hint))
-        try:
+        async with open_rooms(db_url, thinker=Thinker(1, hint_job=slow_hint)) as rooms:
             room = rooms.create("draw", humans(), seed=3)
             client = await seated(room, room.game.turn)
             await room.handle(client, {"type": "hint"})
@@ -123,9 +130,6 @@ def test_one_pending_hint_per_connection_and_a_stale_hint_is_not_sent(db_url: st
             stale = await client.wait_for(lambda m: m["type"] == "error")
             assert stale["code"] == "hint_stale" and not client.hinting
             assert sum(m["type"] == "hint" for m in client.messages) == 1
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     asyncio.run(main())
 
@@ -148,8 +152,7 @@ class GatedThinker(Thinker):
 def test_undo_and_moves_while_a_computer_thinks(db_url: str) -> None:
     async def main() -> None:
         thinker = GatedThinker()
-        rooms = Rooms(Store(db_url), ai_delay=0, thinker=thinker)
-        try:
+        async with open_rooms(db_url, thinker=thinker) as rooms:
             room = next(r for r in (rooms.create("all-fives", [Seat("Ann", "human"), Seat("C", "computer")],
                                                   seed=seed) for seed in range(40)) if r.game.turn == 0)
             ann = await seated(room, 0)
@@ -168,17 +171,13 @@ def test_undo_and_moves_while_a_computer_thinks(db_url: str) -> None:
             await room.handle(ann, {"type": "move", "move": str(room.game.legal_moves()[0])})
             await ann.wait_for(lambda m: m["type"] == "state" and m["version"] >= 2)
             assert thinker.asked == 2 and room.game.log[0].events[1].seat == 1 and same_game(rooms.store, room)
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     asyncio.run(main())
 
 
 def test_a_searching_computer_moves_from_a_worker_process(db_url: str) -> None:
     async def main() -> None:
-        rooms = Rooms(Store(db_url), ai_delay=0, thinker=Thinker(1))
-        try:
+        async with open_rooms(db_url, thinker=Thinker(1)) as rooms:
             room = next(r for r in (rooms.create("block", [Seat("Ann", "human"), Seat("C", "computer", "heuristic")],
                                                   seed=seed) for seed in range(40)) if r.game.turn == 0)
             ann = await seated(room, 0)
@@ -186,9 +185,6 @@ def test_a_searching_computer_moves_from_a_worker_process(db_url: str) -> None:
             await ann.wait_for(lambda m: m["type"] == "state" and m["version"] >= 2, seconds=60)
             assert rooms.thinker._pool is not None and room.game.log[0].events[1].seat == 1
             assert same_game(rooms.store, room)
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     asyncio.run(main())
 
@@ -204,9 +200,8 @@ def test_a_move_is_stored_before_its_state_is_sent(db_url: str, monkeypatch: pyt
     reader = Store(db_url)
 
     async def main() -> list[tuple[int, int]]:
-        rooms = Rooms(Store(db_url), ai_delay=0)
         seen: list[tuple[int, int]] = []
-        try:
+        async with open_rooms(db_url) as rooms:
             room = rooms.create("draw", humans(), seed=4)
             ann, bob = await seated(room, 0), await seated(room, 1)
             watcher = Client()
@@ -226,9 +221,6 @@ def test_a_move_is_stored_before_its_state_is_sent(db_url: str, monkeypatch: pyt
                 seat = room.game.turn
                 await room.handle(clients[seat], {"type": "move", "move": str(room.game.legal_moves()[-1])})
             return seen
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     try:
         seen = asyncio.run(main())
@@ -239,8 +231,7 @@ def test_a_move_is_stored_before_its_state_is_sent(db_url: str, monkeypatch: pyt
 
 def test_a_move_that_cannot_be_stored_is_taken_back(db_url: str) -> None:
     async def main() -> None:
-        rooms = Rooms(Store(db_url), ai_delay=0)
-        try:
+        async with open_rooms(db_url) as rooms:
             room = rooms.create("draw", humans(), seed=5)
             client = await seated(room, room.game.turn)
             before = record.to_record(room.game)
@@ -252,17 +243,13 @@ def test_a_move_that_cannot_be_stored_is_taken_back(db_url: str) -> None:
             with pytest.raises(ProtocolError) as refused:
                 await room.handle(client, {"type": "move", "move": str(room.game.legal_moves()[0])})
             assert refused.value.code == "not_stored" and record.to_record(room.game) == before
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     asyncio.run(main())
 
 
 def test_idle_rooms_leave_memory_and_come_back_on_demand(db_url: str) -> None:
     async def main() -> None:
-        rooms = Rooms(Store(db_url), ai_delay=0, idle_seconds=100)
-        try:
+        async with open_rooms(db_url, idle_seconds=100) as rooms:
             done = rooms.create("block", [Seat("A", "computer", "greedy"), Seat("B", "computer", "random")], seed=6)
             while done._task is None or not done._task.done():
                 await asyncio.sleep(0.01)
@@ -282,17 +269,13 @@ def test_idle_rooms_leave_memory_and_come_back_on_demand(db_url: str) -> None:
             assert again is not None and again is not done and again.status == "finished"
             assert record.to_record(again.game, seed=again.seed) == finished_record
             await slow.close()
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     asyncio.run(main())
 
 
 def test_moves_undo_and_deals_survive_a_restart(db_url: str) -> None:
     async def play() -> tuple[str, dict[str, Any]]:
-        rooms = Rooms(Store(db_url), ai_delay=0)
-        try:
+        async with open_rooms(db_url) as rooms:
             room = rooms.create("block", [Seat("Ann", "human"), Seat("C", "computer", "greedy")], seed=9)
             ann = await seated(room, 0)
             undone = False
@@ -311,9 +294,6 @@ def test_moves_undo_and_deals_survive_a_restart(db_url: str) -> None:
             while room._task is not None and not room._task.done():
                 await asyncio.sleep(0.01)
             return room.id, record.to_record(room.game, seed=room.seed)
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     game_id, before = asyncio.run(play())
     store = Store(db_url)
@@ -344,8 +324,7 @@ def test_a_restart_reloads_and_lists_every_running_game_beyond_200(db_url: str) 
 
 def test_a_deal_that_cannot_be_stored_is_stored_whole_with_the_next_move(db_url: str) -> None:
     async def main() -> tuple[str, dict[str, Any]]:
-        rooms = Rooms(Store(db_url), ai_delay=0)
-        try:
+        async with open_rooms(db_url) as rooms:
             room = rooms.create("block", humans(), seed=12)
             clients = {0: await seated(room, 0), 1: await seated(room, 1)}
             while room.game.in_hand:
@@ -362,9 +341,6 @@ def test_a_deal_that_cannot_be_stored_is_stored_whole_with_the_next_move(db_url:
             assert refused.value.code == "not_stored" and room.game.in_hand  # dealt, not yet stored
             await room.handle(clients[room.game.turn], {"type": "move", "move": str(room.game.legal_moves()[0])})
             return room.id, record.to_record(room.game, seed=room.seed)
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     game_id, expected = asyncio.run(main())
     store = Store(db_url)
@@ -377,8 +353,7 @@ def test_a_deal_that_cannot_be_stored_is_stored_whole_with_the_next_move(db_url:
 def test_spectators_share_one_state_per_broadcast(db_url: str) -> None:
     """Issue 13 #8: with 500 spectators a move took ten times as long; their state is built once."""
     async def main() -> tuple[int, int]:
-        rooms = Rooms(Store(db_url), ai_delay=0)
-        try:
+        async with open_rooms(db_url) as rooms:
             room = rooms.create("draw", humans(), seed=13)
             mover = await seated(room, room.game.turn)
             watchers = [Client() for _ in range(30)]
@@ -395,9 +370,6 @@ def test_spectators_share_one_state_per_broadcast(db_url: str) -> None:
             await room.handle(mover, {"type": "move", "move": str(room.game.legal_moves()[0])})
             assert all(w.messages[-1]["version"] == 1 and w.messages[-1]["you"] is None for w in watchers)
             return len(built), len(set(built))
-        finally:
-            await rooms.close()
-            rooms.store.dispose()
 
     built, distinct = asyncio.run(main())
     assert built == distinct == 2
