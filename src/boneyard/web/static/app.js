@@ -183,7 +183,7 @@ async function refreshGames() {
     h("td", { text: game.variant }),
     h("td", { text: game.players.map((p) => p.name).join(", ") }),
     h("td", { text: game.status }),
-    h("td", { text: `${game.hands} hand${game.hands === 1 ? "" : "s"}, ${game.moves} moves` }),
+    h("td", { text: `${plural(game.hands, "hand")}, ${plural(game.moves, "move")}` }),
     h("td", {},
       h("a", { href: `/game/${game.id}`, class: "button", text: game.status === "running" ? "Open" : "Table" }),
       game.status === "finished" ? h("a", { href: `/replay/${game.id}`, class: "button", text: "Replay" }) : null,
