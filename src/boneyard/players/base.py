@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from boneyard.errors import OptionError
 from boneyard.moves import Kind, Move
 from boneyard.view import SeatView
+
+if TYPE_CHECKING:
+    from boneyard.fast import FastGame
+    from boneyard.tiles import Tile
 
 
 @runtime_checkable
@@ -25,6 +29,7 @@ class Player(Protocol):
     def choose(self, view: SeatView) -> Move: ...
 
 
+_T = TypeVar("_T")
 PlayerFactory = Callable[..., Player]
 LEVELS: dict[str, PlayerFactory] = {}
 
@@ -36,39 +41,124 @@ def level(name: str) -> Callable[[PlayerFactory], PlayerFactory]:
     return register
 
 
+def move_order(move: Move) -> tuple[int, int, int, int, int, int, int]:
+    """The order in which every engine lists a position's moves for a player's choice.
+
+    The reference engine lists moves hand-first and the fast engine end-first; a player that
+    picks by position in the list (random) or keeps the first of equals (greedy) sorts by this key
+    so that it makes the same choice on both engines: placements by tile index, then the tile
+    they join and the half that joins; draw and pass after every placement."""
+    tile = move.tile
+    if tile is None:
+        return (1, int(move.kind), 0, 0, 0, 0, 0)
+    return (0, tile.index, tile.high, tile.low, int(move.kind), move.target, move.half)
+
+
+def fast_order(game: FastGame, actions: list[int]) -> list[int]:
+    """``actions`` of a fast game in :func:`move_order` (the reference engine's choice order)."""
+    if len(actions) < 2:
+        return actions
+    return [fast_pick(game, actions, index) for index in range(len(actions))]
+
+
+def fast_pick(game: FastGame, actions: list[int], index: int) -> int:
+    """The ``index``-th of ``actions`` in :func:`move_order`, without building Move objects for
+    the line games (a placement's key is its tile, then the tip tile and the number it joins)."""
+    if len(actions) < 2:
+        return actions[index]
+    if game.rules.name not in _LINE_ACTIONS:
+        orders = {action: move_order(game.to_move(action)) for action in actions}
+        return sorted(actions, key=orders.__getitem__)[index]
+    if not game.placed:
+        return actions[index]  # leads are listed by tile index already
+    arms = game.arms
+    owner = game.owner
+    value = game.value
+    draw = game.draw
+    # tile, tip tile and number packed above the action itself, so a plain sort of ints orders them
+    keys = [(((action // arms) << 16 | owner[action % arms] << 5 | value[action % arms]) << 20 | action)
+            if action < draw else (1 << 60 | action) for action in actions]
+    keys.sort()
+    return keys[index] & 0xFFFFF
+
+
+#: variants whose fast actions are ``tile * arms + arm`` on line arms (draw and pass last)
+_LINE_ACTIONS = frozenset({"block", "draw", "all-fives", "bergen", "flower-scorpion"})
+
+
+def greedy_rank(move: Move, points: int, tile_value: Callable[[Tile], int]) -> tuple[int, int, int, int]:
+    """The greedy level's preference for ``move`` (higher is better; ``points``: what it scores now).
+
+    A placement ranks by its points, then the value of the tile it sheds, then the tile's high half;
+    a give hands over the lightest tile; a draw or a pass ranks below every placement."""
+    tile = move.tile
+    if tile is None:
+        return (0, 0, 0, 0)
+    if move.kind == Kind.GIVE:
+        return (1, 0, -tile.pips, 0)
+    return (1, points, tile_value(tile), tile.high)
+
+
+def first_best(items: list[_T], rank: Callable[[_T], tuple[int, ...]]) -> _T:
+    """The first of ``items`` with the highest ``rank``."""
+    best = items[0]
+    best_rank = rank(best)
+    for item in items[1:]:
+        item_rank = rank(item)
+        if item_rank > best_rank:
+            best, best_rank = item, item_rank
+    return best
+
+
 class RandomPlayer:
-    """Plays a uniformly random legal move."""
+    """Plays a uniformly random legal move (the same one on either engine for the same seed)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "random"
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> Move:
-        return self.rng.choice(view.legal_moves())
+        moves = view.legal_moves()
+        if len(moves) > 1:
+            moves.sort(key=move_order)
+        return moves[int(self.rng.random() * len(moves))]
+
+    def choose_action(self, game: FastGame) -> int:
+        """The same choice on the fast engine (``game`` is the table; only the legal actions are read)."""
+        actions = game.legal_actions()
+        return fast_pick(game, actions, int(self.rng.random() * len(actions)))
 
 
 class GreedyPlayer:
-    """Best immediate score; among equals it sheds its heaviest tile."""
+    """Best immediate score; among equals it sheds its heaviest tile (see :func:`greedy_rank`)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "greedy"
 
     def choose(self, view: SeatView) -> Move:
-        moves = view.legal_moves()
-        best = moves[0]
-        best_key: tuple[int, int, int, int] | None = None
-        for move in moves:
-            if move.kind in (Kind.LEAD, Kind.PLAY) and move.tile is not None:
-                points = view.play_points(move)[1]
-                value = view.tile_value(move.tile)
-                key = (1, points, value, move.tile.high)
-            elif move.kind == Kind.GIVE and move.tile is not None:
-                key = (1, 0, -move.tile.pips, 0)  # give away the lightest tile
-            else:
-                key = (0, 0, 0, 0)
-            if best_key is None or key > best_key:
-                best, best_key = move, key
-        return best
+        def rank(move: Move) -> tuple[int, ...]:
+            points = view.play_points(move)[1] if move.is_placement else 0
+            return greedy_rank(move, points, view.tile_value)
+
+        return first_best(sorted(view.legal_moves(), key=move_order), rank)
+
+    def choose_action(self, game: FastGame) -> int:
+        """The same choice on the fast engine: a placement's points are what ``apply`` scores
+        (taken back with ``undo``)."""
+        actions = fast_order(game, game.legal_actions())
+        if len(actions) == 1:
+            return actions[0]
+        tile_value = game.rules.tile_value
+
+        def rank(action: int) -> tuple[int, ...]:
+            move = game.to_move(action)
+            points = 0
+            if move.is_placement:
+                points = game.apply(action)
+                game.undo()
+            return greedy_rank(move, points, tile_value)
+
+        return first_best(actions, rank)
 
 
 level("random")(RandomPlayer)

@@ -74,38 +74,38 @@ def register(app: typer.Typer) -> None:
         backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
         address: Annotated[str | None, typer.Option(help="Ray cluster address to join (ray backend)")] = None,
         rating: Annotated[str, typer.Option(help="bradley-terry or elo")] = "bradley-terry",
+        engine: Annotated[str, typer.Option(help="auto (the fast engine where it plays the rules), fast or "
+                                                 "reference; the results are the same")] = "auto",
         out: Annotated[Path | None, typer.Option(help="results folder (default tournaments/VARIANT-HASH); "
                                                       "an interrupted run resumes from it")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the report as one JSON object")] = False,
     ) -> None:
         """Round robin or gauntlet between computer players, with ratings, plots, JSON and CSV."""
-        from boneyard.sim.tournament import finite
+        from boneyard.cli import check_level, progress_bar
+        from boneyard.players.base import make_player, split_specs
+        from boneyard.sim.tournament import _is_callable_spec, finite
         from boneyard.sim.tournament import tournament as run
 
         try:
             options = non_defaults(parse_assignments(find_variant(variant).Options, option or []))
+            make_player("random")  # registers every level, so module:function specs can be told apart
+            for spec in split_specs(players):
+                if not _is_callable_spec(spec):  # module:function players are checked when built
+                    check_level(spec)
         except BoneyardError as error:
             _fail(str(error))
+        if out is not None and out.exists() and not out.is_dir():
+            _fail(f"--out {out}: is a file, not a folder (name a new folder, or the folder of an earlier run "
+                  "of the same tournament to resume it)")
         try:
-            if as_json:
+            with progress_bar("games", enabled=not as_json) as advance:
                 result = run(variant, players, games=games, seed=seed, format=format, seats=seats,
                              duplicate=duplicate, options=options, workers=workers, backend=backend,
-                             address=address, out=out, rating=rating)
-            else:
-                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-                with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                              TimeRemainingColumn()) as bar:
-                    job = bar.add_task("games", total=None)
-
-                    def advance(done: int, total: int) -> None:
-                        bar.update(job, completed=done, total=total)
-
-                    result = run(variant, players, games=games, seed=seed, format=format, seats=seats,
-                                 duplicate=duplicate, options=options, workers=workers, backend=backend,
-                                 address=address, out=out, rating=rating, progress=advance)
+                             address=address, out=out, rating=rating, engine=engine, progress=advance)
         except BoneyardError as error:
             _fail(str(error))
+        except OSError as error:
+            _fail(f"cannot write the results: {error.filename or out}: {error.strerror or error}")
         except KeyboardInterrupt:
             typer.echo("boneyard: tournament interrupted; run the same command again to resume", err=True)
             raise typer.Exit(130) from None

@@ -14,16 +14,16 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 
-from boneyard.chance import Chance, game_seed
-from boneyard.moves import Kind
+from boneyard.chance import game_seed
+from boneyard.errors import OptionError
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import make_rules
-from boneyard.state import Game
-from boneyard.view import SeatView
+from boneyard.sim.engines import engine_for, play_game, rules_for
+from boneyard.sim.pool import stop, worker_pool
 
 
 @dataclass(slots=True)
@@ -48,37 +48,23 @@ def seat_specs(ai: str | Sequence[str] | None, players: int) -> list[str]:
 
 
 def play_one(variant: str, players: int, options: Mapping[str, object] | None, specs: Sequence[str],
-             seed: int, index: int, rotate: int = 0) -> GameSummary:
+             seed: int, index: int, rotate: int = 0, engine: str = "auto") -> GameSummary:
     """Play game ``index`` to the end; seat ``s`` is played by ``specs[(s + rotate) % n]``."""
     number = game_seed(seed, index)
-    game = Game(make_rules(variant, players, options), chance=Chance(number))
     seats = [make_player(specs[(s + rotate) % players], seed=number + 101 * s) for s in range(players)]
-    views = [SeatView(game, s) for s in range(players)]
-    placements = moves = blocked = 0
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-            continue
-        seat = game.turn
-        move = seats[seat].choose(views[seat])
-        game.apply(move)
-        moves += 1
-        if move.kind <= Kind.PLAY:
-            placements += 1
-        if not game.in_hand:
-            result = game.hand.result
-            blocked += result is not None and result.end == "blocked"
-    winners = game.rules.score_seats(game.winner) if game.winner is not None else ()
-    return GameSummary(index, game.winner, list(game.scores), len(game.log), blocked, placements, moves,
-                       rotate, tuple(winners))
+    played = play_game(rules_for(variant, players, options), number, seats, engine)
+    return GameSummary(index, played.winner, played.scores, played.hands, played.blocked_hands, played.placements,
+                       played.moves, rotate, played.winners)
 
 
 Job = tuple[int, int]  #: (deal index, rotation)
+Chunk = tuple[str, int, Mapping[str, object] | None, list[str], int, list[Job], str]
+Progress = Callable[[int, int], None]  #: called with (games done, games in all) as games finish
 
 
-def _chunk(args: tuple[str, int, Mapping[str, object] | None, list[str], int, list[Job]]) -> list[GameSummary]:
-    variant, players, options, specs, seed, jobs = args
-    return [play_one(variant, players, options, specs, seed, index, rotate) for index, rotate in jobs]
+def _chunk(args: Chunk) -> list[GameSummary]:
+    variant, players, options, specs, seed, jobs, engine = args
+    return [play_one(variant, players, options, specs, seed, index, rotate, engine) for index, rotate in jobs]
 
 
 def rotations(specs: Sequence[str], players: int) -> list[int]:
@@ -87,13 +73,24 @@ def rotations(specs: Sequence[str], players: int) -> list[int]:
     return list(range(players)) if distinct > 1 else [0]
 
 
+BACKENDS = ("local", "ray")
+
+
 def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str | Sequence[str] | None = None,
              options: Mapping[str, object] | None = None, workers: int | None = None,
-             duplicate: bool = False) -> dict[str, object]:
+             duplicate: bool = False, engine: str = "auto", backend: str = "local", address: str | None = None,
+             progress: Progress | None = None) -> dict[str, object]:
     """Play ``games`` computer-only games and summarise them (the ``--json`` object).
 
-    With ``duplicate`` each of the ``games`` deals is played once per seat rotation."""
+    With ``duplicate`` each of the ``games`` deals is played once per seat rotation.  ``engine``
+    is ``auto`` (the fast engine wherever it plays the rules), ``fast`` or ``reference``;
+    ``backend`` is ``local`` (a process pool of ``workers``) or ``ray`` (Ray tasks, joining the
+    cluster at ``address`` or starting a local Ray).  ``progress(done, total)`` is called as games
+    finish; the results never depend on the backend, the workers or the order games finish in."""
     rules = make_rules(variant, players, options)  # validate before forking
+    used = engine_for(rules, engine)
+    if backend not in BACKENDS:
+        raise OptionError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
     specs = seat_specs(ai, players)
     for spec in set(specs):
         make_player(spec)
@@ -102,20 +99,92 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     workers = min(workers, max(1, len(jobs)))
     started = time.perf_counter()
-    if workers == 1:
-        summaries = [play_one(variant, players, options, specs, seed, i, r) for i, r in jobs]
+    if backend == "ray":
+        chunks = _chunks(jobs, 50)
+        summaries = _run_ray(_tasks(variant, players, options, specs, seed, chunks, used), len(jobs), address,
+                             progress)
+    elif workers == 1:
+        summaries = _run_here(_tasks(variant, players, options, specs, seed, _chunks(jobs, 50), used), len(jobs),
+                              progress)
     else:
         # many small chunks keep both workers busy to the end (a few large ones leave one idle)
         size = max(1, min(50, len(jobs) // (workers * 16)))
-        chunks = [jobs[start:start + size] for start in range(0, len(jobs), size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = pool.map(_chunk, [(variant, players, dict(options or {}), specs, seed, c) for c in chunks])
-            summaries = [summary for part in parts for summary in part]
+        summaries = _run_pool(_tasks(variant, players, options, specs, seed, _chunks(jobs, size), used), len(jobs),
+                              workers, progress)
     seconds = time.perf_counter() - started
     summary = summarise(rules.name, players, len(jobs), seed, specs, summaries, seconds)
     summary["duplicate"] = duplicate
     summary["deals"] = games
+    summary["engine"] = used
+    summary["backend"] = backend
     return summary
+
+
+def _chunks(jobs: list[Job], size: int) -> list[list[Job]]:
+    return [jobs[start:start + size] for start in range(0, len(jobs), size)]
+
+
+def _tasks(variant: str, players: int, options: Mapping[str, object] | None, specs: list[str], seed: int,
+           chunks: list[list[Job]], engine: str) -> list[Chunk]:
+    return [(variant, players, dict(options or {}), specs, seed, chunk, engine) for chunk in chunks]
+
+
+def _run_here(tasks: list[Chunk], total: int, progress: Progress | None) -> list[GameSummary]:
+    summaries: list[GameSummary] = []
+    for task in tasks:
+        summaries += _chunk(task)
+        if progress is not None:
+            progress(len(summaries), total)
+    return summaries
+
+
+def _run_pool(tasks: list[Chunk], total: int, workers: int, progress: Progress | None) -> list[GameSummary]:
+    """The chunks on a process pool; pending chunks are cancelled at once if interrupted."""
+    parts: dict[int, list[GameSummary]] = {}
+    done = 0
+    pool = worker_pool(workers)
+    try:
+        futures = {pool.submit(_chunk, task): number for number, task in enumerate(tasks)}
+        for future in as_completed(futures):
+            parts[futures[future]] = future.result()
+            done += len(parts[futures[future]])
+            if progress is not None:
+                progress(done, total)
+    except KeyboardInterrupt:
+        stop(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [summary for number in range(len(tasks)) for summary in parts[number]]
+
+
+def _run_ray(tasks: list[Chunk], total: int, address: str | None, progress: Progress | None) -> list[GameSummary]:
+    """The chunks as Ray tasks (joining the cluster at ``address``, or a local Ray)."""
+    try:
+        import ray
+    except ImportError:
+        raise OptionError("the ray backend needs Ray: pip install 'boneyard[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(_chunk)
+        pending = [remote.remote(task) for task in tasks]
+        number = {ref: index for index, ref in enumerate(pending)}
+        parts: dict[int, list[GameSummary]] = {}
+        done = 0
+        while pending:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for ref in finished:
+                parts[number[ref]] = ray.get(ref)
+                done += len(parts[number[ref]])
+            if progress is not None:
+                progress(done, total)
+    finally:
+        if started:
+            ray.shutdown()
+    return [summary for index in range(len(tasks)) for summary in parts[index]]
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -33,19 +33,18 @@ import math
 import os
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from boneyard.chance import Chance
 from boneyard.errors import BoneyardError, OptionError
 from boneyard.options import non_defaults
 from boneyard.players.base import LEVELS, Player, make_player, split_specs
 from boneyard.rules.base import find_variant, make_rules
+from boneyard.sim import engines
+from boneyard.sim.pool import stop, worker_pool
 from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
-from boneyard.state import Game
-from boneyard.view import SeatView
 
 Format = Literal["round-robin", "gauntlet"]
 FORMATS: tuple[str, ...] = ("round-robin", "gauntlet")
@@ -193,31 +192,23 @@ def deal_seed(settings: Settings, task: Task) -> int:
 
 
 # ---------------------------------------------------------------- playing
-def play_game(settings: Settings, task: Task) -> dict[str, Any]:
-    """Play one scheduled game to the end; the JSON-ready record of its result."""
+def play_game(settings: Settings, task: Task, engine: str = "auto") -> dict[str, Any]:
+    """Play one scheduled game to the end (on the fast engine wherever it plays the rules, see
+    :mod:`boneyard.sim.engines`); the JSON-ready record of its result, the same on either engine."""
     seats = settings.seats
     rotation = task.game % seats
     seat_players = [task.lineup[(seat + rotation) % seats] for seat in range(seats)]
     number = deal_seed(settings, task)
-    game = Game(make_rules(settings.variant, seats, settings.options), chance=Chance(number))
     players = [build_player(settings.players[index], seed=_hash_seed("player", number, task.match, task.game, seat))
                for seat, index in enumerate(seat_players)]
-    views = [SeatView(game, seat) for seat in range(seats)]
-    moves = 0
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-            continue
-        seat = game.turn
-        game.apply(players[seat].choose(views[seat]))
-        moves += 1
-    winners = sorted(game.rules.score_seats(game.winner)) if game.winner is not None else []
-    return {"match": task.match, "game": task.game, "seats": seat_players, "scores": list(game.scores),
-            "winners": winners, "hands": len(game.log), "moves": moves}
+    played = engines.play_game(engines.rules_for(settings.variant, seats, settings.options), number, players,
+                               engine)
+    return {"match": task.match, "game": task.game, "seats": seat_players, "scores": played.scores,
+            "winners": sorted(played.winners), "hands": played.hands, "moves": played.moves}
 
 
-def play_chunk(settings: Settings, tasks: Sequence[Task]) -> list[dict[str, Any]]:
-    return [play_game(settings, task) for task in tasks]
+def play_chunk(settings: Settings, tasks: Sequence[Task], engine: str = "auto") -> list[dict[str, Any]]:
+    return [play_game(settings, task, engine) for task in tasks]
 
 
 def chunks(tasks: Sequence[Task], size: int = CHUNK) -> list[list[Task]]:
@@ -227,27 +218,32 @@ def chunks(tasks: Sequence[Task], size: int = CHUNK) -> list[list[Task]]:
 OnResult = Callable[[dict[str, Any]], None]
 
 
-def run_local(settings: Settings, tasks: Sequence[Task], on_result: OnResult, workers: int | None = None) -> None:
+def run_local(settings: Settings, tasks: Sequence[Task], on_result: OnResult, workers: int | None = None,
+              engine: str = "auto") -> None:
     """Play ``tasks`` on a pool of processes (in this process when ``workers`` is 1)."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     if workers == 1 or len(tasks) <= 1:
         for task in tasks:
-            on_result(play_game(settings, task))
+            on_result(play_game(settings, task, engine))
         return
     parts = chunks(tasks)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(parts)))
+    pool = worker_pool(min(workers, len(parts)))
     try:
-        waiting: set[Future[list[dict[str, Any]]]] = {pool.submit(play_chunk, settings, part) for part in parts}
+        waiting: set[Future[list[dict[str, Any]]]] = {pool.submit(play_chunk, settings, part, engine) for part in parts}
         while waiting:
             done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
             for future in done:
                 for record in future.result():
                     on_result(record)
+    except KeyboardInterrupt:
+        stop(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_ray(settings: Settings, tasks: Sequence[Task], on_result: OnResult, address: str | None = None) -> None:
+def run_ray(settings: Settings, tasks: Sequence[Task], on_result: OnResult, address: str | None = None,
+            engine: str = "auto") -> None:
     """Play ``tasks`` as Ray tasks (joining the cluster at ``address``, or a local Ray)."""
     try:
         import ray
@@ -259,7 +255,7 @@ def run_ray(settings: Settings, tasks: Sequence[Task], on_result: OnResult, addr
         started = True
     try:
         remote = ray.remote(play_chunk)
-        pending = [remote.remote(settings, part) for part in chunks(tasks)]
+        pending = [remote.remote(settings, part, engine) for part in chunks(tasks)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for records in ray.get(done):
@@ -338,10 +334,12 @@ class Outcome:
 def run_tournament(settings: Settings, *, out: Path | None = None, workers: int | None = None,
                    backend: str = "local", address: str | None = None,
                    progress: Callable[[int, int], None] | None = None,
-                   on_result: OnResult | None = None) -> Outcome:
-    """Play every game not yet in ``out`` and return all of them in schedule order."""
+                   on_result: OnResult | None = None, engine: str = "auto") -> Outcome:
+    """Play every game not yet in ``out`` and return all of them in schedule order.  ``engine``
+    (``auto``, ``fast`` or ``reference``) changes the speed, never the results."""
     if backend not in ("local", "ray"):
         raise TournamentError(f"unknown backend {backend!r} (choose local or ray)")
+    engines.engine_for(engines.rules_for(settings.variant, settings.seats, settings.options), engine)
     tasks = schedule(settings)
     store = Store(out, settings) if out is not None else None
     results: dict[tuple[str, int], dict[str, Any]] = dict(store.records) if store else {}
@@ -360,9 +358,9 @@ def run_tournament(settings: Settings, *, out: Path | None = None, workers: int 
             progress(len(results), len(tasks))
 
     if backend == "ray":
-        run_ray(settings, todo, collect, address)
+        run_ray(settings, todo, collect, address, engine)
     else:
-        run_local(settings, todo, collect, workers)
+        run_local(settings, todo, collect, workers, engine)
     ordered = [results[(task.match, task.game)] for task in tasks]
     return Outcome(settings, ordered, len(todo))
 
@@ -553,13 +551,14 @@ def tournament(variant: str, players: Sequence[str] | str, *, games: int = 100, 
                format: str = "round-robin", seats: int | None = None, duplicate: bool = True,
                options: Mapping[str, object] | None = None, workers: int | None = None, backend: str = "local",
                address: str | None = None, out: Path | None = None, rating: str = "bradley-terry",
-               plots: bool = True, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+               plots: bool = True, progress: Callable[[int, int], None] | None = None,
+               engine: str = "auto") -> dict[str, Any]:
     """Run (or resume) a tournament, write its files into ``out`` and return the report."""
     settings = make_settings(variant, players, games=games, seed=seed, format=format, seats=seats,
                              duplicate=duplicate, options=options)
     folder = out if out is not None else default_out(settings)
     outcome = run_tournament(settings, out=folder, workers=workers, backend=backend, address=address,
-                             progress=progress)
+                             progress=progress, engine=engine)
     result = report(outcome, rating=rating)
     result["played_now"] = outcome.played
     write_outputs(result, folder, plots=plots)

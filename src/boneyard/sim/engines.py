@@ -1,0 +1,173 @@
+"""One computer-only game on either engine: what ``simulate`` and ``tournament`` play.
+
+:func:`play_game` plays a whole game from a seed with one player per seat.  On the fast engine
+(:class:`~boneyard.fast.FastGame`, chosen whenever :func:`boneyard.fast.unsupported` finds nothing
+missing) the players that can choose on it directly (``random`` and ``greedy``: their
+``choose_action(game)``) do so; any other player (heuristic, expert, a ``module:function``) gets a
+:class:`~boneyard.view.SeatView` of a reference :class:`~boneyard.state.Game` that follows the fast
+game move for move.  Either way the game is dealt by the same :class:`~boneyard.chance.Chance`, so a
+seed plays the same game, with the same result, on both engines (``tests/test_sim_engines.py``).
+
+``engine="reference"`` forces the reference engine (for comparisons and benchmarks);
+``engine="fast"`` refuses a variant or option the fast engine does not play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, cast
+
+from boneyard.chance import Chance
+from boneyard.errors import OptionError
+from boneyard.fast import FastGame, unsupported
+from boneyard.moves import Kind
+from boneyard.players.base import Player
+from boneyard.rules.base import Rules, make_rules
+from boneyard.state import Game, HandSetup
+from boneyard.view import SeatView
+
+ENGINES: tuple[str, ...] = ("auto", "fast", "reference")
+
+
+class FastChooser(Protocol):
+    """A player that can choose directly on a :class:`~boneyard.fast.FastGame` (random, greedy)."""
+
+    def choose_action(self, game: FastGame) -> int: ...
+
+
+@dataclass(slots=True)
+class Played:
+    """What one finished game came to."""
+
+    winner: int | None
+    scores: list[int]
+    winners: tuple[int, ...]  #: the winning side (both partners in a partnership), empty without a winner
+    hands: int
+    blocked_hands: int
+    placements: int
+    moves: int
+    engine: str  #: "fast" or "reference": the engine that played it
+
+
+_RULES: dict[str, Rules] = {}
+
+
+def rules_for(variant: str, players: int, options: Mapping[str, object] | None = None) -> Rules:
+    """The rules of a series of games, built once per process (parsing options takes about a
+    millisecond, as long as a whole 2-player Block game on the fast engine)."""
+    key = repr((variant, players, sorted((options or {}).items())))
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = make_rules(variant, players, options)
+        # a set is a tuple of interned tiles: build it once, not on every deal (a third of a deal's time)
+        tiles = rules.tile_set()
+        setattr(rules, "tile_set", lambda: tiles)  # noqa: B010
+        _RULES[key] = rules
+    return rules
+
+
+def check_engine(engine: str) -> None:
+    """Refuse an unknown engine name with a one-line error."""
+    if engine not in ENGINES:
+        raise OptionError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+
+
+def engine_for(rules: Rules, engine: str = "auto") -> str:
+    """The engine that plays ``rules``: ``fast`` where it plays every option, else ``reference``.
+    ``engine="fast"`` raises :class:`~boneyard.errors.OptionError` where the fast engine cannot."""
+    check_engine(engine)
+    if engine == "reference":
+        return "reference"
+    missing = unsupported(rules)
+    if not missing:
+        return "fast"
+    if engine == "fast":
+        raise OptionError(f"the fast engine does not play {', '.join(missing)} ({rules.name}); "
+                          "use --engine auto or reference")
+    return "reference"
+
+
+def play_game(rules: Rules, seed: int, players: Sequence[Player], engine: str = "auto") -> Played:
+    """Play a whole game dealt from ``Chance(seed)``; seat ``s`` is played by ``players[s]``."""
+    if engine_for(rules, engine) == "fast":
+        return _play_fast(rules, seed, players)
+    return _play_reference(rules, seed, players)
+
+
+def _play_reference(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
+    game = Game(rules, chance=Chance(seed))
+    views = [SeatView(game, seat) for seat in range(rules.players)]
+    placements = moves = blocked = 0
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        seat = game.turn
+        move = players[seat].choose(views[seat])
+        game.apply(move)
+        moves += 1
+        placements += move.kind <= Kind.PLAY
+        if not game.in_hand:
+            result = game.hand.result
+            blocked += result is not None and result.end == "blocked"
+    winners = rules.score_seats(game.winner) if game.winner is not None else ()
+    return Played(game.winner, list(game.scores), tuple(winners), len(game.log), blocked, placements, moves,
+                  "reference")
+
+
+class _Between:
+    """What :meth:`Chance.setup` reads of a game between hands: its rules and how many hands were dealt."""
+
+    __slots__ = ("in_hand", "log", "rules")
+
+    def __init__(self, rules: Rules, hands: int) -> None:
+        self.rules = rules
+        self.log = range(hands)
+        self.in_hand = False
+
+
+def deal_next(game: FastGame, chance: Chance) -> HandSetup:
+    """Deal ``game``'s next hand from ``chance`` exactly as the reference game would; the setup."""
+    setup = chance.setup(cast(Game, _Between(game.rules, game.hand_number)))
+    dice = setup.dice
+    game.start_hand([[tile.index for tile in tiles] for tiles in setup.deal], [tile.index for tile in setup.stock],
+                    setup.leader, (dice.flower, dice.scorpion) if dice is not None else None)
+    return setup
+
+
+def _play_fast(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
+    game = FastGame(rules, deal=False)
+    chance = Chance(seed)
+    choosers: list[Callable[[FastGame], int] | None] = [
+        cast(FastChooser, player).choose_action if callable(getattr(player, "choose_action", None)) else None
+        for player in players]
+    # seats that decide from a view follow the game on a reference copy, move for move
+    shadow = Game(rules) if None in choosers else None
+    views = [SeatView(shadow, seat) for seat in range(rules.players)] if shadow is not None else []
+    placements = moves = blocked = 0
+    apply = game.apply
+    while not game.finished:
+        setup = deal_next(game, chance)
+        if shadow is not None:
+            shadow.start_hand(setup)
+        while game.in_hand:
+            seat = game.turn
+            choose = choosers[seat]
+            if choose is not None:
+                action = choose(game)
+                if shadow is not None:
+                    shadow.apply(game.to_move(action))
+            else:
+                assert shadow is not None
+                move = players[seat].choose(views[seat])
+                action = game.from_move(move)
+                shadow.apply(move)
+            apply(action)
+            moves += 1
+        placements += game.placed
+        blocked += game.last_end == "blocked"
+    winners = rules.score_seats(game.winner) if game.winner is not None else ()
+    return Played(game.winner, list(game.scores), tuple(winners), game.hand_number, blocked, placements, moves,
+                  "fast")
+
