@@ -21,7 +21,7 @@ import boneyard
 from boneyard import record
 from boneyard.rules.base import VARIANTS
 from boneyard.web.app import create_app
-from boneyard.web.rooms import MAX_MESSAGE, Room
+from boneyard.web.rooms import MAX_MESSAGE, Connection, ConnectionClosed, Room
 
 TILE = re.compile(r"(?<![\w@-])([0-9]{1,2}|[WSRAD])-([0-9]{1,2}|[WSRAD])(?![\w-])")
 Message = dict[str, Any]
@@ -441,3 +441,39 @@ def test_a_draw_that_names_a_tile_tells_nothing_and_changes_nothing(client: Test
         assert json.dumps(record.to_record(game)) == before and room.moves == 1
         mover.send_json({"type": "move", "move": "draw"})
         assert receive_until(mover, lambda m: is_state(m) and m["version"] == 2)["last"]["move"] == "draw"
+
+
+def test_broadcast_forgets_only_closed_sockets(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 13, defect 1: any failure while sending a state used to drop that connection for good."""
+    game_id = new_game(client)
+    room = room_of(client, game_id)
+    game = room.game
+
+    async def closed(message: Message) -> None:
+        raise ConnectionClosed
+
+    gone = Connection(closed)
+    build = Room.state
+    failures = []
+
+    def failing_once(self: Room, seat: int | None) -> Message:
+        if seat is None and not failures:
+            failures.append(seat)
+            raise RuntimeError("a bug in building one state")
+        return build(self, seat)
+
+    with client.websocket_connect(f"/ws/{game_id}") as watcher, client.websocket_connect(f"/ws/{game_id}") as ann, \
+            client.websocket_connect(f"/ws/{game_id}") as bob:
+        receive_until(watcher, is_state)
+        claim(ann, 0)
+        claim(bob, 1)
+        room.connections.append(gone)
+        monkeypatch.setattr(Room, "state", failing_once)
+        players = {0: ann, 1: bob}
+        players[game.turn].send_json({"type": "move", "move": str(game.legal_moves()[0])})
+        receive_until(ann, lambda m: is_state(m) and m["version"] == 1)  # sent after the watcher's failure
+        assert failures and gone not in room.connections and len(room.connections) == 3
+        assert "could not be sent" in caplog.text
+        players[game.turn].send_json({"type": "move", "move": str(game.legal_moves()[0])})
+        assert receive_until(watcher, lambda m: is_state(m) and m["version"] >= 1)["version"] == 2
