@@ -192,16 +192,17 @@ class TerminalSession:
             info.append("direction: clockwise ↻")
         if game.pending:
             index, owed = game.pending[-1]
-            info.append(f"double on tile {index} owes {plural(owed, 'more play')}")
-        lines: list[Text] = [*layout_lines(game.layout), Text("")]
+            info.append(f"double {index} owes {plural(owed, 'play')}")
+        lines = layout_lines(game.layout)
+        if len(lines) < 4:  # a long layout keeps every line for the table itself
+            lines.append(Text(""))
         groups = sides(game)
         if partners:
             mine = next(side for side in groups if self.human in side)
             against = " · ".join(side_name(game, side) for side in groups if side != mine)
             lines.append(Text(f"Sides: {side_name(game, mine)} against {against}", style="bold"))
         hand = Text("Your hand: ")
-        for number, tile in enumerate(game.hands[self.human], 1):
-            hand.append(f"{number}:", style="dim")
+        for tile in game.hands[self.human]:
             hand.append(f"[{tile}] ", style="bold cyan")
         body = Group(*lines, scores, Text("  ·  ".join(info), style="dim"), hand)
         return Panel(body, title=game.rules.title, border_style="green")
