@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.moves import Kind, Move
 from boneyard.rules.all_fives import count_points, fives_hand_end
-from boneyard.rules.base import Rules, SetupError, make_rules
+from boneyard.rules.base import Rules, SetupError, find_variant, make_rules
 from boneyard.rules.bergen import (
     NO_DOUBLE,
     approach_capped,
@@ -61,7 +61,7 @@ except ImportError:  # pragma: no cover - depends on the build
 KERNEL = _kernel is not None
 
 #: the variants (by registry name) the fast engine plays
-FAST_VARIANTS = ("block", "draw", "all-fives", "bergen", "double-bergen", "flower-scorpion")
+FAST_VARIANTS = ("block", "draw", "all-fives", "bergen", "double-bergen", "flower-scorpion", "pip")
 #: how a variant scores during the hand (BERGEN and above: the Bergen family)
 PLAIN, FIVES, BERGEN, FLOWER, DOUBLE = 0, 1, 2, 3, 4
 _MODES = {"all-fives": FIVES, "bergen": BERGEN, "flower-scorpion": FLOWER, "double-bergen": DOUBLE}
@@ -149,6 +149,15 @@ class FastGame:
         "narms", "owner", "passes", "passing", "placed", "players", "rng", "rules", "scores", "scorpion", "spin",
         "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight", "winner",
     )
+
+    def __new__(cls, variant: str | Rules = "block", *args: object, **kwargs: object) -> FastGame:
+        """``FastGame("pip", ...)`` is a :class:`~boneyard.fast.pip.FastPip` (same API, its own table)."""
+        name = variant.name if isinstance(variant, Rules) else find_variant(variant).name
+        if cls is FastGame and name == "pip":
+            from boneyard.fast.pip import FastPip  # here: pip.py builds on this module
+
+            return object.__new__(FastPip)
+        return object.__new__(cls)
 
     def __init__(self, variant: str | Rules = "block", players: int = 2, *,
                  options: Mapping[str, object] | None = None, seed: int | None = None, deal: bool = True) -> None:
@@ -875,10 +884,9 @@ class FastGame:
             fast.last_winner = previous.result.winner if previous.result else None
         log = game.hand
         fast.scores = list(log.start_scores)
-        index = {tile: tile.index for tile in fast.t.tiles}
         dice = log.setup.dice
-        fast.start_hand([[index[tile] for tile in tiles] for tiles in log.setup.deal],
-                        [index[tile] for tile in log.setup.stock], log.setup.leader,
+        fast.start_hand([[tile.index for tile in tiles] for tiles in log.setup.deal],
+                        [tile.index for tile in log.setup.stock], log.setup.leader,
                         (dice.flower, dice.scorpion) if dice is not None else None)
         for event in log.events:
             fast.apply(fast.from_move(event.move))

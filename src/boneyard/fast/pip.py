@@ -1,0 +1,453 @@
+"""PIP on the fast engine: the 70-tile set with wild and directional halves, toes and the stack.
+
+:class:`FastPip` is what ``FastGame("pip", ...)`` builds: the same API as the line games
+(:meth:`~FastPip.legal_actions`, :meth:`~FastPip.apply`, :meth:`~FastPip.undo`, :meth:`~FastPip.to_move`,
+:meth:`~FastPip.from_move`, ``from_game``, :meth:`~FastPip.determinize`, ``playout``,
+:meth:`~FastPip.finish_randomly`) over its own representation:
+
+* a tile is its :attr:`~boneyard.tiles.Tile.index` (0-54 for the double-nine tiles, then the wild and
+  directional tiles above, with gaps), a hand a bit set of those indices;
+* the table is what the rules look at: for each placed tile ``k`` (1-based, as in move notation) the
+  half it shows (:attr:`FastPip.shown`: its number, ``W`` or a letter) and how many of its faces are
+  free (:attr:`FastPip.free`: 4 for the starter hub, 3 toes for any other double, 1 for a line tile).
+  All faces of a tile show the same half and the hub's sides-first order only decides which face a
+  tile takes, so where exactly a tile lies is left to the reference layout (drawing, records);
+* an action is ``(2 * tile + which) * TARGETS + k``: the tile, which of its halves joins (0: the
+  first, 1: the second of :attr:`~boneyard.tiles.Tile.halves`) and the table tile it joins (0 for the
+  starter), then :attr:`~FastPip.draw`, :attr:`~FastPip.passing` and ``give_base + tile``;
+* owed doubles (PIP-11, PIP-12) are a stack of ``(k, plays owed)``, as :attr:`~boneyard.state.Game.pending`.
+
+Hand values, the round winner's reduction and the end of the game are the functions of
+:mod:`boneyard.rules.pip`; the reference :class:`~boneyard.state.Game` stays the definition of the
+turn rules and ``tests/test_fast.py`` plays both side by side.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from boneyard.errors import IllegalMoveError
+from boneyard.fast.engine import FastGame, bits
+from boneyard.moves import Kind, Move
+from boneyard.rules.base import Rules, SetupError, make_rules
+from boneyard.rules.pip import SCOREKEEPER, TOE_PLAYS, Pip, pip_game_over, pip_hand_end, pip_value, round_starter
+from boneyard.tiles import LETTERS, MAX_PIPS, A, D, R, S, Tile, W, pip_set
+
+PIP_TILES: Final = pip_set()
+SPAN: Final = max(tile.index for tile in PIP_TILES) + 1  #: tile indices run below this (with gaps)
+TARGETS: Final = len(PIP_TILES) + 1  #: table positions an action can name: 0 (the lead) to 70
+HUB_FACES: Final = 4
+WILD_DOUBLE: Final = Tile(W, W).index
+
+_TILE: list[Tile | None] = [None] * SPAN
+for _each in PIP_TILES:
+    _TILE[_each.index] = _each
+HIGH: Final = tuple(tile.high if tile else -1 for tile in _TILE)
+LOW: Final = tuple(tile.low if tile else -1 for tile in _TILE)
+DOUBLES: Final = sum(1 << tile.index for tile in PIP_TILES if tile.is_double)
+#: FIT[n]: the tiles that can join an end showing the number n (by an n half or a wild half)
+FIT: Final = tuple(sum(1 << tile.index for tile in PIP_TILES if n in tile.halves or W in tile.halves)
+                   for n in range(MAX_PIPS + 1))
+
+
+class FastPip(FastGame):
+    """PIP on bit sets with integer actions and undo (build it as ``FastGame("pip", players)``)."""
+
+    __slots__ = (
+        "_forbid_nested", "_letters_open", "_pendings", "_reverse_skips", "_skip_after_forced", "_values", "direction",
+        "forced_draw", "free", "give_base", "give_pending", "open_mask", "pending", "shown",
+    )
+
+    def __init__(self, variant: str | Rules = "pip", players: int = 2, *,
+                 options: Mapping[str, object] | None = None, seed: int | None = None, deal: bool = True) -> None:
+        rules = variant if isinstance(variant, Rules) else make_rules(variant, players, options)
+        assert isinstance(rules, Pip)
+        self.rules = rules
+        opts = rules.options
+        self.players = rules.players
+        self._mode = -1  # no line-game scoring mode; the compiled kernel does not play PIP
+        self.arms = TARGETS
+        self.draw = 2 * SPAN * TARGETS
+        self.passing = self.draw + 1
+        self.give_base = self.passing + 1
+        self.hand_size = rules.deal_size()
+        self._values = [pip_value(tile, opts.directional_value) if tile else 0 for tile in _TILE]
+        self._letters_open = opts.letter_end == "open_wild"
+        self._forbid_nested = opts.nested_double == "forbid"
+        self._skip_after_forced = opts.draw_tile_skips
+        self._reverse_skips = opts.two_player_reverse_skips and self.players == 2
+        self._partners = False
+        self._gains: list[int] = []
+        #: the owed-doubles stack before each action of the hand (for undo)
+        self._pendings: list[tuple[tuple[int, int], ...]] = []
+        self.rng = random.Random(seed)
+        self.scores = [0] * self.players
+        self.finished = False
+        self.winner: int | None = None
+        self.hand_number = 0
+        self.last_leader = 0
+        self.last_winner: int | None = None
+        self.last_end = ""
+        self._hand_points = [0] * self.players
+        self._undo: list[tuple[int, ...]] = []
+        self._end_saved = None
+        self.in_hand = False
+        self._clear_hand()
+        if deal:
+            self.next_hand()
+
+    def _clear_hand(self) -> None:
+        self.hands = [0] * self.players
+        self.void = [0] * self.players  # PIP's wild tiles fit anywhere: no suit is ever known to be missing
+        self.stock = []
+        self.stock_pos = 0
+        self.turn = 0
+        self.direction = 1
+        self.passes = 0
+        self.drawn = 0
+        self.forced_draw = False
+        self.give_pending = False
+        self.pending: tuple[tuple[int, int], ...] = ()
+        self.lead_tile = -1
+        self.lead_mask = 0
+        self.leader = 0
+        self.placed = 0
+        self.shown = [0] * TARGETS
+        self.free = [0] * TARGETS
+        self.open_mask = 0
+        self._end_saved = None
+
+    @property
+    def scores_during_hand(self) -> bool:
+        return False
+
+    def drop_history(self) -> None:
+        super().drop_history()
+        self._pendings.clear()
+
+    # ------------------------------------------------------------------ hands
+    def next_hand(self) -> None:
+        """Shuffle and deal the next round from this game's own generator, then open it."""
+        order = [tile.index for tile in PIP_TILES]
+        self.rng.shuffle(order)
+        size = self.hand_size
+        deal = [order[seat * size:(seat + 1) * size] for seat in range(self.players)]
+        self.start_hand(deal, order[self.players * size:])
+
+    def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None,
+                   dice: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
+        """Open round ``hand_number + 1`` from a deal (tile indices per seat) and the stock order: the
+        holder of r-r, else of W-W, places it; if neither was dealt the scorekeeper and then each
+        player clockwise draw until one turns up (PIP-6; set-up draws, not moves)."""
+        if self.finished:
+            raise IllegalMoveError("the game is over")
+        if self.in_hand:
+            raise IllegalMoveError("the current hand is not over")
+        self._clear_hand()
+        self.drop_history()
+        hands = self.hands
+        for seat, tiles in enumerate(deal):
+            for tile in tiles:
+                hands[seat] |= 1 << tile
+        self.stock = list(stock)
+        self.hand_number += 1
+        starters = (round_starter(self.hand_number).index, WILD_DOUBLE)  # r-r before W-W
+        for tile in starters:
+            for seat, hand in enumerate(hands):
+                if hand >> tile & 1:
+                    self._open(seat, tile)
+                    return
+        seat = SCOREKEEPER
+        while self.stock_pos < len(self.stock):
+            tile = self.stock[self.stock_pos]
+            self.stock_pos += 1
+            hands[seat] |= 1 << tile
+            if tile in starters:
+                self._open(seat, tile)
+                return
+            seat = (seat + 1) % self.players
+        self.hand_number -= 1
+        raise SetupError("neither the round's double nor W-W is in the deal or the stock")  # pragma: no cover
+
+    def _open(self, seat: int, tile: int) -> None:
+        self.leader = self.turn = seat
+        self.lead_mask = 1 << tile
+        self.in_hand = True
+
+    # ------------------------------------------------------------------ moves
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    def legal_actions(self) -> list[int]:
+        """The actions the player on turn may take (the same set as the reference's legal moves)."""
+        if not self.in_hand:
+            return []
+        hand = self.hands[self.turn]
+        if self.give_pending:
+            return [self.give_base + tile for tile in bits(hand)]
+        if self.forced_draw:
+            return [self.draw]
+        if not self.placed:
+            return [(tile << 1) * TARGETS for tile in bits(hand & self.lead_mask)]
+        pending = self.pending
+        targets = 1 << pending[-1][0] if pending else self.open_mask
+        if pending and self._forbid_nested:
+            hand &= ~DOUBLES
+        shown = self.shown
+        out: list[int] = []
+        while targets:
+            low_bit = targets & -targets
+            targets ^= low_bit
+            k = low_bit.bit_length() - 1
+            v = shown[k]
+            number = v <= MAX_PIPS
+            fits = hand & FIT[v] if number else hand
+            while fits:
+                bit = fits & -fits
+                fits ^= bit
+                tile = bit.bit_length() - 1
+                base = (tile << 1) * TARGETS + k
+                high = HIGH[tile]
+                low = LOW[tile]
+                if high not in LETTERS and (not number or high in (v, W)):
+                    out.append(base)
+                if high != low and (not number or low in (v, W)):
+                    out.append(base + TARGETS)
+        if out:
+            return out
+        return [self.draw] if self.drawn == 0 and self.stock_pos < len(self.stock) else [self.passing]
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps * self.direction) % self.players
+
+    def apply(self, action: int) -> int:
+        """Take ``action`` for the player on turn (one of :meth:`legal_actions`); PIP scores only at
+        the end of a round, so this returns 0."""
+        seat = self.turn
+        hands = self.hands
+        self._undo.append((action, seat, self.turn, self.direction, self.passes, self.drawn, int(self.forced_draw),
+                           int(self.give_pending), self.open_mask))
+        self._pendings.append(self.pending)
+        if action >= self.give_base:
+            tile = action - self.give_base
+            receiver = self._next(seat)
+            hands[seat] ^= 1 << tile
+            hands[receiver] |= 1 << tile
+            self.give_pending = False
+            self.passes = self.drawn = 0
+            self.turn = self._next(receiver) if self._skip_after_forced else receiver
+            if not hands[seat]:  # the giver handed over his last tile: he is out
+                self._end_hand("domino", seat)
+            return 0
+        if action == self.draw:
+            tile = self.stock[self.stock_pos]
+            self.stock_pos += 1
+            hands[seat] |= 1 << tile
+            if self.forced_draw:
+                self.forced_draw = False
+                if self._skip_after_forced:
+                    self.turn = self._next(seat)
+            else:
+                self.drawn += 1
+            self.passes = 0
+            return 0
+        if action == self.passing:
+            self.passes = self.passes + 1 if self.drawn == 0 else 0
+            self.drawn = 0
+            if self.passes >= self.players:
+                self._end_hand("blocked", None)
+            else:
+                self.turn = self._next(seat)
+            return 0
+        pair, k = divmod(action, TARGETS)
+        tile, which = pair >> 1, pair & 1
+        hands[seat] ^= 1 << tile
+        self.placed += 1
+        new = self.placed
+        high = HIGH[tile]
+        shown = self.shown
+        free = self.free
+        if new == 1:  # the starter: a hub showing the round's number (W-W counts as r-r)
+            shown[1] = self.hand_number
+            free[1] = HUB_FACES
+            self.open_mask = 1 << 1
+        else:
+            free[k] -= 1
+            if not free[k]:
+                self.open_mask ^= 1 << k
+            if high == LOW[tile]:  # a double: three toes, showing its number (W-W: the end's number)
+                parent = shown[k]
+                shown[new] = parent if high == W and parent <= MAX_PIPS else high
+                free[new] = TOE_PLAYS
+            else:
+                shown[new] = LOW[tile] if which == 0 else high
+                free[new] = 1
+            if shown[new] not in LETTERS or self._letters_open:
+                self.open_mask |= 1 << new
+        self.passes = self.drawn = 0
+        if not hands[seat]:
+            self._end_hand("domino", seat)
+            return 0
+        if new > 1:
+            self._settle_doubles(k, new, high == LOW[tile])
+        self._advance(seat, high)
+        return 0
+
+    def _settle_doubles(self, k: int, new: int, double: bool) -> None:
+        """Count a play against the owed double it covered; a new double is owed three plays (PIP-11/12)."""
+        pending = self.pending
+        if pending and k == pending[-1][0]:
+            index, owed = pending[-1]
+            pending = pending[:-1] + (((index, owed - 1),) if owed > 1 else ())
+        if double:
+            pending += ((new, TOE_PLAYS),)
+        self.pending = pending
+
+    def _advance(self, seat: int, high: int) -> None:
+        """Whose turn it is after a placement, with the directional effects (PIP-16)."""
+        if high == S:
+            self.turn = self._next(seat, 2)
+        elif high == R:
+            self.direction = -self.direction
+            self.turn = seat if self._reverse_skips else self._next(seat)
+        elif high == A:
+            self.turn = seat
+        elif high == D:
+            if self.stock_pos < len(self.stock):
+                self.forced_draw = True
+                self.turn = self._next(seat)
+            else:
+                self.give_pending = True
+                self.turn = seat
+        else:
+            self.turn = self._next(seat)
+
+    def undo(self) -> int:
+        """Take back the last action of the round in progress (or the one that ended it); returns it."""
+        if not self._undo:
+            raise IllegalMoveError("there is nothing to undo in this hand")
+        record = self._undo.pop()
+        self.pending = self._pendings.pop()
+        if self._end_saved is not None and not self.in_hand:
+            self._restore_end()
+        action, seat, self.turn, self.direction, self.passes, self.drawn, forced, give, self.open_mask = record
+        self.forced_draw = bool(forced)
+        self.give_pending = bool(give)
+        hands = self.hands
+        if action >= self.give_base:
+            tile = action - self.give_base
+            hands[self._next(seat)] ^= 1 << tile
+            hands[seat] |= 1 << tile
+        elif action == self.draw:
+            self.stock_pos -= 1
+            hands[seat] ^= 1 << self.stock[self.stock_pos]
+        elif action != self.passing:
+            pair, k = divmod(action, TARGETS)
+            hands[seat] |= 1 << (pair >> 1)
+            if self.placed > 1:
+                self.free[k] += 1
+            self.placed -= 1
+        return action
+
+    # ------------------------------------------------------------------ round end (PIP-17 … PIP-20)
+    def _end_hand(self, end: str, seat: int | None) -> None:
+        self._end_saved = (list(self.scores), self.finished, self.winner, self.last_winner, self.last_leader,
+                           self.last_end, list(self._hand_points))
+        self.in_hand = False
+        held = [self.pips(s) for s in range(self.players)]
+        winner, reduction = pip_hand_end(end, seat, held, self.scores)
+        points = held
+        if winner is not None:
+            points[winner] -= reduction
+        for receiver in range(self.players):
+            self.scores[receiver] += points[receiver]
+        self._hand_points = points
+        self.last_end = end
+        self.last_winner = winner
+        self.last_leader = self.leader
+        finished, game_winner = pip_game_over(self.scores, self.hand_number, True)
+        if finished:
+            self.finished = True
+            self.winner = game_winner
+
+    def pips(self, seat: int) -> int:
+        """What ``seat``'s hand counts against it (PIP-18)."""
+        values = self._values
+        return sum(values[tile] for tile in bits(self.hands[seat]))
+
+    # ------------------------------------------------------------------ search helpers
+    def determinize(self, seat: int, rng: random.Random | None = None) -> None:
+        """Redeal what ``seat`` cannot see — the other hands and the undrawn stock — at random, keeping
+        every hand size (a wild tile fits anywhere, so a pass rules out no tile for certain)."""
+        rng = rng or self.rng
+        hands = self.hands
+        others = [s for s in range(self.players) if s != seat]
+        pool = [tile for s in others for tile in bits(hands[s])] + self.stock[self.stock_pos:]
+        rng.shuffle(pool)
+        position = 0
+        for s in others:
+            size = hands[s].bit_count()
+            mask = 0
+            for tile in pool[position:position + size]:
+                mask |= 1 << tile
+            hands[s] = mask
+            position += size
+        self.stock[self.stock_pos:] = pool[position:]
+
+    def finish_randomly(self, rng: random.Random | None = None) -> int:
+        """Play the rest of the round with uniformly random legal actions and score it (no compiled
+        kernel for PIP); the round's undo history is dropped.  Returns how many actions were taken."""
+        if not self.in_hand:
+            return 0
+        taken = self.playout(rng or self.rng)
+        self.drop_history()
+        return taken
+
+    # ------------------------------------------------------------------ conversions
+    def to_move(self, action: int) -> Move:
+        """The reference :class:`~boneyard.moves.Move` of ``action`` in the current position."""
+        if action == self.draw:
+            return Move.draw()
+        if action == self.passing:
+            return Move.passing()
+        if action >= self.give_base:
+            return Move.give(_tile(action - self.give_base))
+        pair, k = divmod(action, TARGETS)
+        tile = _tile(pair >> 1)
+        if not self.placed:
+            return Move.lead(tile)
+        return Move(Kind.PLAY, tile, tile.halves[pair & 1], k)
+
+    def from_move(self, move: Move) -> int:
+        """The action of a reference move in the current position; raises
+        :class:`~boneyard.errors.IllegalMoveError` if no open end takes it."""
+        kind = move.kind
+        if kind == Kind.DRAW:
+            return self.draw
+        if kind == Kind.PASS:
+            return self.passing
+        tile = move.tile
+        if tile is None or tile.index >= SPAN or _TILE[tile.index] is not tile:
+            raise IllegalMoveError(f"{move}: the PIP set has no such tile", move)
+        if kind == Kind.GIVE:
+            return self.give_base + tile.index
+        if kind == Kind.LEAD:
+            return (tile.index << 1) * TARGETS
+        which = 0 if move.half == tile.high else 1
+        if move.half not in tile.halves or not 1 <= move.target <= self.placed or not self.free[move.target]:
+            raise IllegalMoveError(f"{move}: tile {move.target} has no open end for it", move)
+        return ((tile.index << 1) + which) * TARGETS + move.target
+
+    def tiles_of(self, seat: int) -> list[Tile]:
+        """The tiles in ``seat``'s hand."""
+        return [_tile(index) for index in bits(self.hands[seat])]
+
+
+def _tile(index: int) -> Tile:
+    tile = _TILE[index]
+    if tile is None:
+        raise IllegalMoveError(f"there is no PIP tile with index {index}")
+    return tile
