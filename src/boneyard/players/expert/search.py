@@ -267,13 +267,16 @@ class Search:
         n = self.samples
         sums, squares = self.pair_sums, self.pair_squares
         first = self.active[0]
+        # where playouts valued the moves the heuristic's choice (index 0) stays: the noise guard of
+        # :meth:`best` compares with it, and the leader by mean may only be the luckiest
+        kept = 0 if self.noisy_values() else -1
         # the best mean: every active move's sum relative to the first active one ranks them
         leader = max(self.active, key=lambda i: (round(sums[i][first], 9), -i))
         keep = []
         for index in self.active:
             mean = sums[index][leader] / n
             variance = max(0.0, (squares[index][leader] - n * mean * mean) / (n - 1))
-            if index == leader or mean + RACE_MARGIN * math.sqrt(variance / n) >= 0:
+            if index in (kept, leader) or mean + RACE_MARGIN * math.sqrt(variance / n) >= 0:
                 keep.append(index)
         self.active = keep
 
@@ -307,6 +310,10 @@ class Search:
             bounds[index] = mean - CONFIDENCE * math.sqrt(variance / n)
         return bounds
 
+    def noisy_values(self) -> bool:
+        """Whether some root move was valued by a playout rather than exactly."""
+        return self.noisy or (self.fast is not None and self.fast.noisy)
+
     def best(self) -> Move:
         """The move to play.
 
@@ -315,8 +322,8 @@ class Search:
         where the sampled deals show, beyond that noise, that another move does better.  Where every
         value was exact (alpha-beta to the end of the hand), the best mean wins.  Ties go to the
         heuristic's order."""
-        noisy = self.noisy or (self.fast is not None and self.fast.noisy)
-        guard = noisy and self.active[0] == 0  # a dropped heuristic choice was shown worse: no guard for it
+        # the heuristic's choice is dropped only while every value is exact (it was shown worse then)
+        guard = self.noisy_values() and self.active[0] == 0
         scores = self.lower_bounds() if guard else self.means()
         index = max(self.active, key=lambda i: (round(scores[i], 9), -i))
         return self.moves[index]
