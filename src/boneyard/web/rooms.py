@@ -2,9 +2,11 @@
 
 A seat is ``human`` (claimed by a browser with ``claim``, which returns a secret token; the
 same browser comes back with ``resume``) or ``computer`` (a player level that moves on the
-server).  Anyone else connected is a spectator.  Each connection gets its own ``state``
-message built from a :class:`~boneyard.view.SeatView`: its own hand and legal moves, the
-public table, and never another seat's tiles, the stock order or the seed.  Hands are shown to
+server).  Anyone else connected is a spectator.  A connection plays one human seat, unless the
+room was made for hot-seat play (``hot_seat``).  Each connection gets its own ``state``
+message built from a :class:`~boneyard.view.SeatView` (a spectator's from a
+:class:`~boneyard.view.TableView`): its own hand and legal moves, the public table, and never
+another seat's tiles, the stock order or the seed.  Hands are shown to
 everyone once a hand is over (the end-of-hand summary), as at a real table.
 
 Messages from a client (JSON objects, ``type`` says which; at most :data:`MAX_MESSAGE` bytes):
@@ -26,7 +28,7 @@ Anything wrong is answered with ``error`` {code, message} to that connection onl
 nothing: ``malformed``, ``oversized``, ``unknown_type``, ``bad_move``, ``illegal``,
 ``not_your_turn``, ``spectator``, ``seat_taken``, ``bad_seat``, ``bad_token``, ``no_undo``,
 ``hand_in_progress``, ``game_over``, ``hint_pending``, ``hint_stale``, ``hint_failed``,
-``not_stored``.
+``not_stored``, ``one_seat``.
 
 Nothing slow runs on the event loop: a move is stored by the store's writer thread (awaited,
 so nobody is told of a move before it is committed), and hints and the moves of computer levels
