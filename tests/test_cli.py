@@ -329,6 +329,7 @@ def test_an_unknown_level_setting_lists_the_valid_settings() -> None:
     assert "__init__" not in line
     line = one_line_error(run("simulate", "block", "--ai", "greedy:depth=2", "--games", "1"), "'depth'")
     assert "takes no settings" in line
+    one_line_error(run("tournament", "--players", "expert:foo=1,greedy", "--games", "2"), "'foo'", "time, samples")
 
 
 # ---------------------------------------------------------------- variants

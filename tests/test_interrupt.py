@@ -1,0 +1,96 @@
+"""Ctrl-C in long commands: one line, at once, no worker traceback; progress bars only on a terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from boneyard import record
+
+
+def interrupted(*args: str, after: float = 3.0) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run the command, press Ctrl-C (SIGINT to its whole process group, as a terminal does) after ``after``
+    seconds; the finished process and the seconds it took to stop."""
+    process = subprocess.Popen([sys.executable, "-m", "boneyard", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(after)
+    assert process.poll() is None, "the command finished before it could be interrupted"
+    os.killpg(process.pid, signal.SIGINT)
+    pressed = time.perf_counter()
+    try:
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), \
+        time.perf_counter() - pressed
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "all-fives", "--games", "100000", "--ai", "heuristic", "--workers", "2"],
+    ["tournament", "--players", "heuristic,greedy", "--games", "100000", "--workers", "2", "--json"],
+])
+def test_ctrl_c_stops_at_once_with_one_line(command: list[str], tmp_path: Path) -> None:
+    if command[0] == "tournament":
+        command = [*command, "--out", str(tmp_path / "t")]
+    done, seconds = interrupted(*command)
+    assert done.returncode == 130, done.stderr
+    assert seconds < 5
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "interrupted" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+
+
+def on_a_terminal(*args: str) -> str:
+    """What the command writes when its standard output is a terminal (a pseudo-terminal here)."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "boneyard", *args], stdout=follower, stderr=follower,
+                               stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "100"})
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=120)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_simulate_shows_a_progress_bar_on_a_terminal_only() -> None:
+    args = ("simulate", "block", "--games", "300", "--ai", "random", "--workers", "1")
+    shown = on_a_terminal(*args)
+    assert "300/300" in shown
+    plain = subprocess.run([sys.executable, "-m", "boneyard", *args], capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0 and "300/300" not in plain.stdout and "games/s" in plain.stdout
+    quiet = on_a_terminal(*args, "--json")
+    assert "300/300" not in quiet and quiet.lstrip().startswith("{")
+
+
+def test_ctrl_c_while_a_computer_thinks_keeps_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from boneyard.cli import app
+    from boneyard.terminal import TerminalSession
+
+    def interrupted_search(self: TerminalSession, seat: int) -> object:
+        raise KeyboardInterrupt  # Ctrl-C arrives while the computer searches
+
+    monkeypatch.setattr(TerminalSession, "computer_move", interrupted_search)
+    path = tmp_path / "g.json"
+    result = CliRunner().invoke(app, ["play", "block", "--seed", "1", "--save", str(path)], input="1\n" * 5)
+    assert result.exit_code == 130
+    assert result.stderr.strip().splitlines() == [
+        f"boneyard: interrupted; saved to {path}; resume with: boneyard play --resume {path}"]
+    assert len(record.load(path)["hands"]) == 1
