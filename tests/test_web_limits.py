@@ -155,6 +155,7 @@ def test_serve_takes_allow_origin_and_serves_with_the_limits(db: str, monkeypatc
     config = served[0]
     assert config.ws_max_size == Limits().max_message
     limits = config.app.state.limits  # type: ignore[union-attr]
+    config.app.state.store.dispose()  # type: ignore[union-attr]
     assert limits.allows_host("lan-box:8000") and limits.allows_origin("https://play.example")
     bad = CliRunner().invoke(app, ["serve", "--db", db, "--allow-origin", "ftp://x"])
     assert bad.exit_code == 2 and "the scheme must be http or https" in bad.output
@@ -172,7 +173,9 @@ def test_play_in_the_browser_serves_with_the_limits_at_a_hot_seat_table(db: str,
     config = served[0]
     assert config.ws_max_size == Limits().max_message
     rooms = config.app.state.rooms  # type: ignore[union-attr]
-    assert [room.hot_seat for room in rooms.rooms.values()] == [True]
+    hot_seat = [room.hot_seat for room in rooms.rooms.values()]
+    config.app.state.store.dispose()  # type: ignore[union-attr]
+    assert hot_seat == [True]
 
 
 # ---------------------------------------------------------------------------- sizes
