@@ -12,7 +12,7 @@ before it sends that state, so this measures the whole path.
    answered (one may be pending per connection), while two people play in another room: that
    room's move → state p95 and ping p95 (target ≤ 50 ms).
 3. **Memory**: the load of 1. for ``--duration`` seconds (a finished game is replaced by a new
-   one, so rooms come and go); the server's RSS after the first minute (or a third of the run if
+   one, so rooms come and go); the server's RSS after the first minute (or half the run if
    shorter) against its RSS at the end (target: within 10 %).  Finished rooms leave the server's
    memory after ``--idle`` seconds without connections.
 
@@ -247,7 +247,7 @@ async def hint_burst(port: int, hints: int, limit: float) -> dict[str, Any]:
 
 
 async def memory(port: int, pid: int, rooms: int, duration: float, idle: float) -> dict[str, Any]:
-    mark = min(60.0, duration / 3)
+    mark = min(60.0, duration / 2)
     samples: list[tuple[float, float]] = []
 
     async def sample() -> None:

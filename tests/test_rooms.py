@@ -190,13 +190,13 @@ def test_a_searching_computer_moves_from_a_worker_process(db_url: str) -> None:
 
 
 def test_a_move_is_stored_before_its_state_is_sent(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_apply = store_module._apply
+    real_write = store_module._write
 
-    def slow_apply(session: Any, item: Any) -> None:  # a slow disk: a state sent early would show
+    def slow_write(connection: Any, writes: Any) -> None:  # a slow disk: a state sent early would show
         time.sleep(0.02)
-        real_apply(session, item)
+        real_write(connection, writes)
 
-    monkeypatch.setattr(store_module, "_apply", slow_apply)
+    monkeypatch.setattr(store_module, "_write", slow_write)
     reader = Store(db_url)
 
     async def main() -> list[tuple[int, int]]:

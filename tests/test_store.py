@@ -102,13 +102,13 @@ def test_a_slow_commit_does_not_hold_the_event_loop(store: Store, monkeypatch: p
     """Before, every move's commit ran on the event loop (about 19 ms each, issue 13 #3)."""
     game = boneyard.new_game("draw", seed=5)
     store.save(header("slow", game))
-    real_apply = store_module._apply
+    real_write = store_module._write
 
-    def slow_apply(session: Any, item: Any) -> None:
+    def slow_write(connection: Any, writes: Any) -> None:
         time.sleep(0.4)
-        real_apply(session, item)
+        real_write(connection, writes)
 
-    monkeypatch.setattr(store_module, "_apply", slow_apply)
+    monkeypatch.setattr(store_module, "_write", slow_write)
 
     async def main() -> tuple[float, float]:
         ticks: list[float] = []

@@ -38,6 +38,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -46,7 +47,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 BATCH: Final = 500  #: most writes committed in one transaction
@@ -226,10 +227,8 @@ class Store:
             if not done.running():
                 done.set_running_or_notify_cancel()  # from now on the caller cannot cancel it
         try:
-            with Session(self.engine) as session, session.begin():
-                for writes, _ in jobs:
-                    for item in writes:
-                        _apply(session, item)
+            with self.engine.begin() as connection:
+                _write(connection, [item for writes, _ in jobs for item in writes])
             self.commits += 1
         except Exception as error:  # one bad write must not fail the others: retry them one by one
             if len(jobs) > 1:
@@ -303,31 +302,46 @@ class Store:
         self.engine.dispose()
 
 
-def _apply(session: Session, item: Write) -> None:
+#: the header after a run of appended moves: one statement for every game in the run
+_HEADS = (update(GameRow).where(GameRow.id == bindparam("head_id"))
+          .values(moves=bindparam("head_moves"), status=bindparam("head_status"), updated=bindparam("head_updated")))
+
+
+def _write(connection: Connection, writes: Sequence[Write]) -> None:
+    """Make ``writes`` in order, in the caller's transaction.  A run of appended moves (the usual
+    batch: one move from each of many rooms) is two statements, the move rows and the headers."""
     now = time.time()
-    if isinstance(item, Append):
-        session.execute(insert(MoveRow).values(game_id=item.game_id, seq=item.moves, move=item.move))
-        session.execute(update(GameRow).where(GameRow.id == item.game_id)
-                        .values(moves=item.moves, status=item.status, updated=now))
-    elif isinstance(item, Checkpoint):
-        row = session.get(GameRow, item.game_id)
-        if row is None:
-            row = GameRow(id=item.game_id, created=now)
-            session.add(row)
-        row.variant = item.variant
-        row.status = item.status
-        row.updated = now
-        row.seed = item.seed
-        row.moves = item.moves
-        row.seats = json.dumps(item.seats)
-        row.record = json.dumps(item.record)
-        session.execute(delete(MoveRow).where(MoveRow.game_id == item.game_id))
-    elif isinstance(item, TakeBack):
-        session.execute(delete(MoveRow).where(MoveRow.game_id == item.game_id, MoveRow.seq > item.moves))
-        session.execute(update(GameRow).where(GameRow.id == item.game_id).values(moves=item.moves, updated=now))
-    else:
-        session.execute(update(GameRow).where(GameRow.id == item.game_id)
-                        .values(seats=json.dumps(item.seats), updated=now))
+    rows: list[dict[str, Any]] = []
+    heads: dict[str, dict[str, Any]] = {}
+
+    def flush() -> None:
+        if rows:
+            connection.execute(insert(MoveRow), rows)
+            connection.execute(_HEADS, list(heads.values()))
+            rows.clear()
+            heads.clear()
+
+    for item in writes:
+        if isinstance(item, Append):
+            rows.append({"game_id": item.game_id, "seq": item.moves, "move": item.move})
+            heads[item.game_id] = {"head_id": item.game_id, "head_moves": item.moves, "head_status": item.status,
+                                   "head_updated": now}
+            continue
+        flush()
+        if isinstance(item, Checkpoint):
+            values = {"variant": item.variant, "status": item.status, "updated": now, "seed": item.seed,
+                      "moves": item.moves, "seats": json.dumps(item.seats), "record": json.dumps(item.record)}
+            if connection.execute(update(GameRow).where(GameRow.id == item.game_id).values(values)).rowcount == 0:
+                connection.execute(insert(GameRow).values(id=item.game_id, created=now, **values))
+            connection.execute(delete(MoveRow).where(MoveRow.game_id == item.game_id))
+        elif isinstance(item, TakeBack):
+            connection.execute(delete(MoveRow).where(MoveRow.game_id == item.game_id, MoveRow.seq > item.moves))
+            connection.execute(update(GameRow).where(GameRow.id == item.game_id)
+                               .values(moves=item.moves, updated=now))
+        else:
+            connection.execute(update(GameRow).where(GameRow.id == item.game_id)
+                               .values(seats=json.dumps(item.seats), updated=now))
+    flush()
 
 
 def _sqlite_wal(connection: Any, record: Any) -> None:
