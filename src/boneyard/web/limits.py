@@ -80,7 +80,7 @@ class Limits:
 
     max_message: int = 4096  #: one WebSocket message; uvicorn closes the socket (1009) on a longer frame
     max_body: int = 64 * 1024  #: an HTTP request body, every endpoint but the two that take a record
-    max_record_body: int = 4 * 1024 * 1024  #: the body of ``POST /api/records`` and ``POST /api/replay``
+    max_record_body: int = 1024 * 1024  #: ``POST /api/records`` and ``/api/replay`` (a 7-player PIP game: 16 KB)
     max_depth: int = MAX_DEPTH  #: nesting of arrays and objects in any JSON the server reads
     max_name: int = 40  #: characters of a player's name (lobby and loaded records)
     max_connections: int = 1000  #: WebSocket connections open at once, in total
