@@ -140,6 +140,14 @@ def test_a_bad_allowed_origin_is_a_clear_error(origin: str) -> None:
         Limits(allow_origins=(origin,))
 
 
+def test_limits_out_of_range_are_clear_errors() -> None:
+    for limits, words in [({"max_message": 0}, "max_message must be a whole number of at least 1"),
+                          ({"hints_per_second": 0}, "hints_per_second must be a positive number"),
+                          ({"allow_origins": "https://play.example"}, "a tuple of origins")]:
+        with pytest.raises(BoneyardError, match=words):
+            Limits(**limits)
+
+
 def test_serve_takes_allow_origin_and_serves_with_the_limits(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Defect 6: ``serve`` hands uvicorn the WebSocket size limit (checked before a frame is read)."""
     import uvicorn

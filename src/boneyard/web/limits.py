@@ -101,6 +101,8 @@ class Limits:
         for name in ("messages_per_second", "hints_per_second"):
             if not getattr(self, name) > 0:
                 raise BoneyardError(f"limit {name} must be a positive number, not {getattr(self, name)!r}")
+        if isinstance(self.allow_origins, str):
+            raise BoneyardError("limit allow_origins must be a tuple of origins, not one string")
         object.__setattr__(self, "origins", tuple(Origin.parse(text) for text in self.allow_origins))
 
     def body_cap(self, path: str) -> int:
