@@ -44,10 +44,15 @@ def test_review_in_the_replay_viewer_marks_moves_draws_the_better_one_and_plots(
     with playwright_api.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            page = open_page(browser, f"{server.url}/replay/{room['id']}")
+            # the game-over panel's Review button leads here: the review of seat 0 starts by itself
+            page = open_page(browser, f"{server.url}/replay/{room['id']}#review")
+            page.wait_for_selector("#review-plot circle", timeout=120_000)
+            assert page.inner_text("#review-panel").startswith("Ann:")
             page.select_option("#review-seat", "1")
+            assert page.locator("#review-plot").count() == 0  # another seat: the old review is gone
             page.click("#review-button")
             page.wait_for_selector("#review-plot circle", timeout=120_000)
+            assert page.inner_text("#review-panel").startswith("Bob:")
             dots = page.evaluate("() => [...document.querySelectorAll('#review-plot circle')].map((c) => ({"
                                  "hand: Number(c.dataset.hand), move: Number(c.dataset.move), mark: c.dataset.mark,"
                                  "played: c.dataset.played, ghost: c.dataset.ghost}))")

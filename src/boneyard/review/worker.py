@@ -1,7 +1,7 @@
 """The review for a front end that must not wait on it: one worker process, and the better moves drawn.
 
 :func:`browser_review` is the review of one seat as JSON (:func:`~.report.review_json`) with, for every
-decision where another move was better, that move's tile as it would have lain on the table
+decision marked worse than best, the better move's tile as it would have lain on the table
 (``ghost``: a :class:`~boneyard.render.geometry.TileBox` as JSON, on the replay's table size), so a
 viewer can draw it as a ghost tile.  :class:`Reviewer` runs it in a spawned worker process, so a
 review (tens of seconds of search) holds neither a server's event loop nor its GIL, and refuses work
@@ -28,9 +28,9 @@ QUEUE = 4  #: reviews waiting or running at most; more are refused
 
 
 def ghost_tiles(data: dict[str, Any], result: Review) -> dict[tuple[int, int], dict[str, Any]]:
-    """(hand, move number) → the better move's tile where it would have lain, for every decision
-    whose best move is a placement other than the move played."""
-    wanted = {(d.hand, d.number): d.best for d in result.decisions if d.best != d.played and d.best.is_placement}
+    """(hand, move number) → the better move's tile where it would have lain, for every decision marked
+    worse than best (beyond the noise) whose best move is a placement."""
+    wanted = {(d.hand, d.number): d.best for d in result.decisions if d.mark != "best" and d.best.is_placement}
     ghosts: dict[tuple[int, int], dict[str, Any]] = {}
     if not wanted:
         return ghosts

@@ -140,7 +140,7 @@ function plot(result, current) {
   const decisions = result.decisions;
   const width = 400;
   const height = 120;
-  const pad = 10;
+  const pad = 12;
   const svg = el("svg", { id: "review-plot", viewBox: `0 0 ${width} ${height}`, role: "img",
     "aria-label": "expected result of the hand, decision by decision" });
   if (!decisions.length) return svg;
@@ -151,6 +151,11 @@ function plot(result, current) {
   const x = (i) => pad + (decisions.length === 1 ? 0 : (i * (width - 2 * pad)) / (decisions.length - 1));
   const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / span;
   el("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), stroke: "currentColor", "stroke-opacity": 0.3 }, svg);
+  const label = (text, atY) => {
+    el("text", { x: pad, y: atY, "font-size": 9, fill: "currentColor", "fill-opacity": 0.7 }, svg).textContent = text;
+  };
+  label(`${signed(high, 0)} expected net points of the hand, decision by decision (lines: new hands)`, pad - 1);
+  label(signed(low, 0), height - 1);
   decisions.forEach((d, i) => {
     if (i && d.hand !== decisions[i - 1].hand) {
       const at = (x(i) + x(i - 1)) / 2;
