@@ -234,3 +234,60 @@ def test_single_seat_env_illegal_actions() -> None:
         strict.step(illegal)
     with pytest.raises(OptionError, match="seat 2"):
         SingleSeatEnv("block", 2, seat=2)
+
+
+# ---------------------------------------------------------------- the two engines
+FAST_CONFIGS: list[tuple[str, int, dict[str, object]]] = [
+    ("block", 2, {}),
+    ("block", 4, {"partnerships": True}),
+    ("draw", 3, {"allow_voluntary_draw": True}),
+    ("all-fives", 2, {}),
+    ("all-fives", 3, {"spinner_mode": "all_doubles", "set": 9}),
+    ("all-fives", 2, {"spinner_mode": "none"}),
+    ("bergen", 3, {}),
+    ("flower-scorpion", 2, {}),
+    ("double-bergen", 2, {}),
+    ("pip", 3, {}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), FAST_CONFIGS)
+def test_fast_and_reference_environments_are_the_same(variant: str, players: int,
+                                                      options: dict[str, object]) -> None:
+    """Every observation, mask, reward and agent of a random game, for every seat, on both engines."""
+    fast = raw_env(variant, players, options=options, seed=31)
+    if fast.engine != "fast":
+        pytest.skip(f"the fast engine does not play {variant} yet")
+    reference = raw_env(variant, players, options=options, seed=31, engine="reference")
+    for game in (fast, reference):
+        game.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(600):
+        assert fast.agent_selection == reference.agent_selection
+        assert fast.rewards == reference.rewards
+        assert fast.terminations == reference.terminations
+        for agent in fast.possible_agents:
+            mine, theirs = fast.observe(agent), reference.observe(agent)
+            assert np.array_equal(mine["action_mask"], theirs["action_mask"]), agent
+            assert np.array_equal(mine["observation"], theirs["observation"]), agent
+        agent = fast.agent_selection
+        if fast.terminations[agent]:
+            break
+        assert {normalised(m) for m in fast.legal_moves()} == {normalised(m) for m in reference.legal_moves()}
+        action = int(rng.choice(np.flatnonzero(fast.observe(agent)["action_mask"])))
+        assert fast.move_of(action) == reference.move_of(action)
+        fast.step(action)
+        reference.step(action)
+    assert fast.game is not None and reference.game is not None
+    assert fast.game.scores == reference.game.scores
+    assert [tile for hand in fast.game.hands for tile in hand] == [t for hand in reference.game.hands for t in hand]
+
+
+def test_single_seat_env_same_games_on_both_engines() -> None:
+    results = []
+    for engine in ("auto", "reference"):
+        single = SingleSeatEnv("all-fives", 3, opponents="greedy,random", seat=1, seed=2)
+        single.game_env = DominoEnv("all-fives", 3, seed=2, engine=engine)
+        results.append(play_single(single, 7))
+    assert results[0][0] == results[1][0]
+    assert results[0][1]["scores"] == results[1][1]["scores"]

@@ -30,20 +30,20 @@ from boneyard.env.single import SingleSeatEnv
 
 def raw_env(variant: str = "all-fives", players: int = 2, *, options: Mapping[str, object] | None = None,
             seed: int | None = None, reward: RewardMode = "score", max_moves: int | None = None,
-            render_mode: str | None = None) -> DominoEnv:
-    """The environment without PettingZoo's wrappers."""
+            render_mode: str | None = None, engine: str = "auto") -> DominoEnv:
+    """The environment without PettingZoo's wrappers (``engine``: ``auto``, ``fast`` or ``reference``)."""
     return DominoEnv(variant, players, options=options, seed=seed, reward=reward, max_moves=max_moves,
-                     render_mode=render_mode)
+                     render_mode=render_mode, engine=engine)
 
 
 def env(variant: str = "all-fives", players: int = 2, *, options: Mapping[str, object] | None = None,
         seed: int | None = None, reward: RewardMode = "score", max_moves: int | None = None,
-        render_mode: str | None = None) -> Any:
+        render_mode: str | None = None, engine: str = "auto") -> Any:
     """A PettingZoo AEC environment of ``variant`` for ``players`` seats (wrapped to enforce call order)."""
     from pettingzoo.utils import wrappers
 
     return wrappers.OrderEnforcingWrapper(raw_env(variant, players, options=options, seed=seed, reward=reward,
-                                                  max_moves=max_moves, render_mode=render_mode))
+                                                  max_moves=max_moves, render_mode=render_mode, engine=engine))
 
 
 __all__ = ["ActionCodec", "DominoEnv", "Observer", "SingleSeatEnv", "env", "raw_env", "slot_owners"]

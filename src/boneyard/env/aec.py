@@ -10,27 +10,39 @@ points scored by a play and hand-end points, including those that reach a partne
 where the lowest total wins, the reward is the negative of what is added, so more reward is
 always better.  ``reward="win"`` gives instead +1 to the winning seats and -1 to the others when
 the game ends (0 to everyone if it ends without a winner).
+
+The environment steps on the fast engine (:class:`~boneyard.fast.FastGame`) wherever it plays the
+variant and options (``engine="auto"``, the default), with the same deals, observations, masks and
+rewards as on the reference engine (``engine="reference"``, kept for comparison and for the variants
+the fast engine does not play).  :attr:`DominoEnv.game` is always a reference
+:class:`~boneyard.state.Game` of the position; on the fast engine it is brought up to date from the
+moves played only when it is read (for rendering, or for a player that decides from a view).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NoReturn
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from boneyard.chance import Chance
-from boneyard.env.encoding import ActionCodec, Observer, number_values, slot_owners
+from boneyard.env.encoding import ActionCodec, FastObserver, Observer, number_values, slot_owners
 from boneyard.errors import IllegalMoveError, OptionError
+from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, make_rules
-from boneyard.state import Game
+from boneyard.sim.engines import deal_next, engine_for
+from boneyard.state import Dice, Game, HandSetup
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
 RewardMode = Literal["score", "win"]
+#: the variants whose fast observations are tested equal to the reference's (line games: no give,
+#: no forced draw, no reversed direction)
+FAST_ENV_VARIANTS = frozenset({"block", "draw", "all-fives", "bergen", "double-bergen", "flower-scorpion"})
 
 
 def lower_score_wins(rules: Rules) -> bool:
@@ -47,13 +59,19 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     def __init__(self, variant: str = "all-fives", players: int = 2, *,
                  options: Mapping[str, object] | None = None, seed: int | None = None,
                  reward: RewardMode = "score", max_moves: int | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, engine: str = "auto") -> None:
         super().__init__()
         if reward not in ("score", "win"):
             raise OptionError(f"reward {reward!r} is not 'score' or 'win'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.rules = make_rules(variant, players, options)
+        #: "fast" or "reference": the engine the environment steps on
+        self.engine = engine_for(self.rules, engine)
+        if self.engine == "fast" and self.rules.name not in FAST_ENV_VARIANTS:
+            if engine == "fast":
+                raise OptionError(f"the environment does not step {self.rules.name} on the fast engine yet")
+            self.engine = "reference"
         self.variant = self.rules.name
         self.players = players
         self.options = options
@@ -72,7 +90,16 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(self.codec.size) for agent in self.possible_agents}
         self._seeds = np.random.default_rng(seed)
         self._next_seed: int | None = seed
-        self.game: Game | None = None
+        self._game: Game | None = None
+        self.fast: FastGame | None = None
+        self._fast_observer: FastObserver | None = None
+        self._played: list[HandSetup | Move] = []  #: the fast game's deals and moves, for :attr:`game`
+        self._synced = 0
+        self._legal: dict[int, int] | None = None  #: the fast position's action numbers → fast actions
+        self._owners: list[int] = []
+        self.dice: Dice | None = None
+        self._table = 0  #: the fast hand's tiles on the table (a bit set of tile indices)
+        self.game_seed = 0
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -80,6 +107,42 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ the reference view of the game
+    @property
+    def game(self) -> Game | None:
+        """The game as a reference :class:`~boneyard.state.Game` (on the fast engine, brought up to date now)."""
+        if self.fast is not None and self._game is not None:
+            for item in self._played[self._synced:]:
+                if isinstance(item, HandSetup):
+                    self._game.start_hand(item)
+                else:
+                    self._game.apply(item)
+            self._synced = len(self._played)
+        return self._game
+
+    @property
+    def scores(self) -> list[int]:
+        """The scores now."""
+        if self.fast is not None:
+            return list(self.fast.scores)
+        assert self._game is not None
+        return list(self._game.scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The game's winner (None while it runs or when nobody won)."""
+        if self.fast is not None:
+            return self.fast.winner
+        assert self._game is not None
+        return self._game.winner
+
+    @property
+    def views(self) -> list[SeatView]:
+        """One :class:`~boneyard.view.SeatView` per seat, of :attr:`game`."""
+        game = self.game
+        assert game is not None
+        return [SeatView(game, seat) for seat in range(self.players)]
 
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -89,8 +152,17 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self._next_seed = seed
         game_seed = self._next_seed if self._next_seed is not None else int(self._seeds.integers(2**62))
         self._next_seed = None
-        self.game = Game(make_rules(self.variant, self.players, self.options), chance=Chance(game_seed))
-        self.views = [SeatView(self.game, seat) for seat in range(self.players)]
+        self.game_seed = game_seed
+        rules = make_rules(self.variant, self.players, self.options)
+        if self.engine == "fast":
+            self.fast = FastGame(rules, deal=False)
+            self._fast_observer = FastObserver(self.observer, self.fast)
+            self._chance = Chance(game_seed)
+            self._game = Game(rules)
+            self._played = []
+            self._synced = 0
+        else:
+            self._game = Game(rules, chance=Chance(game_seed))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -99,12 +171,27 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.moves = 0
         self._new_hand()
-        self.agent_selection = self.possible_agents[self.game.turn]
+        self.agent_selection = self.possible_agents[self._turn()]
+
+    def _turn(self) -> int:
+        if self.fast is not None:
+            return self.fast.turn
+        assert self._game is not None
+        return self._game.turn
 
     def _new_hand(self) -> None:
-        assert self.game is not None
-        if not self.game.in_hand and not self.game.finished:
-            self.game.next_hand()
+        fast = self.fast
+        if fast is not None:
+            if not fast.in_hand and not fast.finished:
+                setup = deal_next(fast, self._chance)
+                self._played.append(setup)
+                self.dice = setup.dice
+            self._table = 0
+            self._legal = None
+        else:
+            assert self._game is not None
+            if not self._game.in_hand and not self._game.finished:
+                self._game.next_hand()
         self.seen: list[set[Tile]] = [set() for _ in range(self.players)]
         self.lacks: list[set[int]] = [set() for _ in range(self.players)]
 
@@ -113,77 +200,170 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         """The seat of the agent to act."""
         return self.agent_seat[self.agent_selection]
 
+    def _dead(self, seat: int) -> bool:
+        agent = self.possible_agents[seat]
+        return bool(self.terminations.get(agent) or self.truncations.get(agent))
+
+    def _fast_legal(self) -> dict[int, int]:
+        """The fast position's legal action numbers (of the seat on turn), computed once per position."""
+        if self._legal is None:
+            fast = self.fast
+            assert fast is not None and self._fast_observer is not None
+            self._owners = self._fast_observer.owners(fast)
+            self._legal = self._fast_observer.legal(fast, self._owners)
+        return self._legal
+
+    def _fast_moves(self, seat: int) -> dict[int, int]:
+        fast = self.fast
+        assert fast is not None
+        if self._dead(seat) or not fast.in_hand or fast.turn != seat:
+            self._fast_legal()  # the slots are needed all the same
+            return {}
+        return self._fast_legal()
+
     def legal_moves(self, agent: str | None = None) -> list[Move]:
         """The legal moves of ``agent`` (default: the one to act); empty when it is not on turn."""
         seat = self.agent_seat[agent or self.agent_selection]
-        if self.terminations.get(self.possible_agents[seat]) or self.truncations.get(self.possible_agents[seat]):
+        if self.fast is not None:
+            return [self.fast.to_move(action) for action in self._fast_moves(seat).values()]
+        if self._dead(seat):
             return []
         return self.views[seat].legal_moves()
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        assert self.game is not None
-        return self.codec.mask(self.legal_moves(agent), slot_owners(self.game.layout))
+        if self.fast is not None:
+            mask = np.zeros(self.codec.size, dtype=np.int8)
+            mask[list(self._fast_moves(self.agent_seat[agent or self.agent_selection]))] = 1
+            return mask
+        assert self._game is not None
+        return self.codec.mask(self.legal_moves(agent), slot_owners(self._game.layout))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.game is not None
         seat = self.agent_seat[agent]
+        if self.fast is not None:
+            assert self._fast_observer is not None
+            legal = self._fast_moves(seat)
+            vector = self._fast_observer.observe(self.fast, seat, self.seen[seat], self.lacks, legal, self._owners,
+                                                 self.dice, self._table)
+            mask = np.zeros(self.codec.size, dtype=np.int8)
+            mask[list(legal)] = 1
+            return {"observation": vector, "action_mask": mask}
+        game = self._game
+        assert game is not None
         moves = self.legal_moves(agent)
-        vector = self.observer.observe(self.views[seat], self.seen[seat], self.lacks, moves,
-                                       forced_draw=bool(self.game.forced_draw and seat == self.game.turn))
-        return {"observation": vector, "action_mask": self.codec.mask(moves, slot_owners(self.game.layout))}
+        vector = self.observer.observe(SeatView(game, seat), self.seen[seat], self.lacks, moves,
+                                       forced_draw=bool(game.forced_draw and seat == game.turn))
+        return {"observation": vector, "action_mask": self.codec.mask(moves, slot_owners(game.layout))}
 
     def move_of(self, action: int) -> Move:
         """The move ``action`` stands for in the current position."""
-        assert self.game is not None
-        return self.codec.decode(int(action), slot_owners(self.game.layout))
+        if self.fast is not None:
+            self._fast_legal()
+            return self.codec.decode(int(action), self._owners)
+        assert self._game is not None
+        return self.codec.decode(int(action), slot_owners(self._game.layout))
+
+    def encode(self, move: Move) -> int:
+        """The action number of a legal ``move`` in the current position."""
+        if self.fast is not None:
+            self._fast_legal()
+            return self.codec.encode(move, self._owners)
+        assert self._game is not None
+        return self.codec.encode(move, slot_owners(self._game.layout))
+
+    def number_of(self, fast_action: int) -> int:
+        """The action number of a legal fast-engine action (a fast player's choice)."""
+        for number, action in self._fast_legal().items():
+            if action == fast_action:
+                return number
+        raise IllegalMoveError(f"fast action {fast_action} is not legal now")
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        assert game is not None
         if action is None:
             raise IllegalMoveError(f"{agent} is on turn and must act (got None)")
-        move = self.move_of(int(action))
-        legal = self.legal_moves(agent)
-        check = Move.lead(move.tile) if move.kind == Kind.LEAD and move.tile is not None else move
-        if check not in legal:
-            reason = game.explain_illegal(move, legal)
-            raise IllegalMoveError(f"action {int(action)} ({move}) for {agent}: {reason}", move, reason)
         seat = self.seat
+        fast = self.fast
+        if fast is not None:
+            legal = self._fast_moves(seat)
+            chosen = legal.get(int(action))
+            if chosen is None:
+                self._refuse(agent, int(action))
+            before = list(fast.scores)
+            self._track_fast(seat, chosen)
+            self._played.append(fast.to_move(chosen))
+            if chosen < fast.draw:
+                self._table |= 1 << (chosen // fast.arms)
+            fast.apply(chosen)
+            self._legal = None
+            scores, finished, turn = fast.scores, fast.finished, fast.turn
+            winner = fast.winner
+            in_hand = fast.in_hand
+        else:
+            game = self._game
+            assert game is not None
+            move = self.move_of(int(action))
+            legal_moves = self.legal_moves(agent)
+            check = Move.lead(move.tile) if move.kind == Kind.LEAD and move.tile is not None else move
+            if check not in legal_moves:
+                self._refuse(agent, int(action))
+            before = list(game.scores)
+            self._track(seat, move)
+            game.apply(move)
+            scores, finished, winner, in_hand = game.scores, game.finished, game.winner, game.in_hand
         self._cumulative_rewards[agent] = 0.0
-        before = list(game.scores)
-        self._track(seat, move)
-        game.apply(move)
         self.moves += 1
-        if not game.in_hand and not game.finished:
+        if not in_hand and not finished:
             self._new_hand()
+        turn = self._turn()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.reward_mode == "score":
             for other, name in enumerate(self.possible_agents):
-                self.rewards[name] = self.sign * float(game.scores[other] - before[other])
-        if game.finished:
-            winners = set(game.rules.score_seats(game.winner)) if game.winner is not None else set()
+                self.rewards[name] = self.sign * float(scores[other] - before[other])
+        if finished:
+            winners = set(self.rules.score_seats(winner)) if winner is not None else set()
             for other, name in enumerate(self.possible_agents):
                 if self.reward_mode == "win" and winners:
                     self.rewards[name] = 1.0 if other in winners else -1.0
                 self.terminations[name] = True
-                self.infos[name] = {"winner": game.winner, "scores": list(game.scores)}
+                self.infos[name] = {"winner": winner, "scores": list(scores)}
         elif self.max_moves is not None and self.moves >= self.max_moves:
             for name in self.possible_agents:
                 self.truncations[name] = True
         self._accumulate_rewards()
-        if not (game.finished or self.truncations[agent]):
-            self.agent_selection = self.possible_agents[game.turn]
+        if not (finished or self.truncations[agent]):
+            self.agent_selection = self.possible_agents[turn]
         self._deads_step_first()
         if self.render_mode == "human":
             print(self.render())
 
+    def _refuse(self, agent: str, action: int) -> NoReturn:
+        """Raise the error of an illegal action, with the reason the rules give."""
+        move = self.move_of(action)
+        game = self.game
+        assert game is not None
+        legal = game.legal_moves() if game.turn == self.agent_seat[agent] else []
+        reason = game.explain_illegal(move, legal)
+        raise IllegalMoveError(f"action {action} ({move}) for {agent}: {reason}", move, reason)
+
+    def _track_fast(self, seat: int, action: int) -> None:
+        """:meth:`_track` on the fast engine (line games: no give, no forced draw, no play target)."""
+        fast = self.fast
+        assert fast is not None
+        if action < fast.draw:
+            return
+        if any(other < fast.draw for other in self._fast_legal().values()):
+            return  # a voluntary draw tells nothing
+        target = _fast_play_target(fast)
+        self.lacks[seat] |= number_values([fast.value[arm] for arm in range(fast.narms)
+                                           if fast.value[arm] >= 0 and (not target or fast.owner[arm] == target)])
+
     def _track(self, seat: int, move: Move) -> None:
         """Public facts a move reveals: suits a seat lacks, tiles a give shows to two seats."""
-        game = self.game
+        game = self._game
         assert game is not None
         if move.kind == Kind.PASS or (move.kind == Kind.DRAW and not game.forced_draw):
             if any(m.kind == Kind.PLAY for m in game.legal_moves()):
@@ -213,4 +393,14 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         return "\n".join(lines)
 
     def close(self) -> None:
-        self.game = None
+        self._game = None
+        self.fast = None
+
+
+def _fast_play_target(fast: FastGame) -> int:
+    """The tile every play must join now (0: any open end), as the fast engine's legal actions
+    apply it: Double Bergen's spinner until its four faces are covered."""
+    target = getattr(fast, "play_target", None)
+    if callable(target):
+        return int(target())
+    return 1 if fast.placed < int(getattr(fast, "_cover", 0)) else 0

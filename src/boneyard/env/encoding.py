@@ -34,16 +34,21 @@ observer (0 = itself, 1 = the next seat, …).  In order (``V`` = the halves of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from boneyard.errors import IllegalMoveError
+from boneyard.fast import FastGame, bits
 from boneyard.layout import Layout
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules
 from boneyard.tiles import Tile, is_number
 from boneyard.view import SeatView
+
+if TYPE_CHECKING:
+    from boneyard.state import Dice
 
 PHASES = 5
 SCORE_BOUND = 10.0  #: scores ÷ target are clipped to ±10 (a bound Gymnasium can check)
@@ -224,6 +229,133 @@ class Observer:
             for die, pips in enumerate((*dice.flower, *dice.scorpion)):
                 if 1 <= pips <= 6:
                     dice_part[die * 6 + pips - 1] = 1
+        return vector
+
+
+class FastObserver:
+    """The same observation vectors and action numbers, read from a :class:`~boneyard.fast.FastGame`.
+
+    The layout's open ends are ordered by tile (their owner) and then by face, so slot ``j`` is the
+    ``j``-th lowest table index among the fast engine's open arms; an arm's weight is the number of
+    halves its end exposes.  ``tests/test_env.py`` checks every vector and mask against
+    :class:`Observer` along random games of every variant the fast engine plays."""
+
+    def __init__(self, observer: Observer, game: FastGame) -> None:
+        self.observer = observer
+        codec = observer.codec
+        self.codec = codec
+        #: the codec's index of each fast tile index
+        self.position = [codec.position[tile] for tile in game.t.tiles]
+
+    def owners(self, game: FastGame) -> list[int]:
+        """The table indices of the tiles with an open end, in slot order (:func:`slot_owners`)."""
+        value = game.value
+        owner = game.owner
+        return sorted({owner[arm] for arm in range(game.narms) if value[arm] >= 0})
+
+    def legal(self, game: FastGame, owners: Sequence[int]) -> dict[int, int]:
+        """The legal moves of the seat on turn: action number → fast action (in the fast engine's order)."""
+        codec = self.codec
+        out: dict[int, int] = {}
+        actions = game.legal_actions()
+        if not actions:
+            return out
+        draw = game.draw
+        if not game.placed:
+            arms = game.arms
+            for action in actions:
+                out[codec.lead_base + self.position[action // arms]] = action
+            return out
+        arms = game.arms
+        value = game.value
+        owner = game.owner
+        high = game.t.high
+        position = self.position
+        slots = codec.slots
+        slot_of = {tip: slot for slot, tip in enumerate(owners)}
+        for action in actions:
+            if action >= draw:
+                out[codec.draw_action if action == draw else codec.pass_action] = action
+                continue
+            tile, arm = divmod(action, arms)
+            half = 0 if value[arm] == high[tile] else 1
+            out[(position[tile] * 2 + half) * slots + slot_of[owner[arm]]] = action
+        return out
+
+    def observe(self, game: FastGame, seat: int, seen: set[Tile], lacks: Sequence[set[int]],
+                legal: Mapping[int, int], owners: Sequence[int], dice: Dice | None, table: int) -> np.ndarray:
+        """:meth:`Observer.observe` of ``seat`` (``legal``: its moves from :meth:`legal`, empty off turn;
+        ``table``: the bit set of the tiles on the table, which the environment keeps as tiles are placed).
+
+        The positions that hold 1 are collected as plain integers and the other values as pairs, and
+        written into the vector with two NumPy assignments (one per element costs far more)."""
+        observer = self.observer
+        codec = self.codec
+        offsets = observer.offsets
+        position = self.position
+        ones: list[int] = []
+        put: dict[int, float] = {}
+        hand_at, table_at, seen_at = offsets["hand"], offsets["table"], offsets["seen"]
+        held = [position[index] for index in bits(game.hands[seat])]
+        placed = [position[index] for index in bits(table)]
+        ones += [hand_at + index for index in held]
+        ones += [table_at + index for index in placed]
+        ones += [seen_at + index for index in held]
+        ones += [seen_at + index for index in placed]
+        for tile in seen:
+            ones.append(seen_at + codec.position[tile])
+        slot_of = {tip: slot for slot, tip in enumerate(owners)}
+        width = observer.end_width
+        ends_at = offsets["ends"]
+        values = len(observer.halves)
+        halves = observer.halves
+        value, weight, owner = game.value, game.weight, game.owner
+        for arm in range(game.narms):
+            if value[arm] < 0:
+                continue
+            row = ends_at + slot_of[owner[arm]] * width
+            ones.append(row + halves[value[arm]])
+            put[row + values] = min(1.0, put.get(row + values, 0.0) + weight[arm] / 2)
+            ones.append(row + values + 2)
+        lead = draw = False
+        slots = codec.slots
+        for number in legal:
+            if number < codec.lead_base:
+                ones.append(ends_at + number % slots * width + values + 1)
+            elif number < codec.give_base:
+                lead = True
+            elif number == codec.draw_action:
+                draw = True
+        players = observer.players
+        scores = game.scores
+        hands = game.hands
+        count = len(codec.tiles)
+        scores_at, sizes_at = offsets["scores"], offsets["hand_sizes"]
+        scale = observer.score_scale
+        for offset in range(players):
+            other = (seat + offset) % players
+            put[scores_at + offset] = min(SCORE_BOUND, max(-SCORE_BOUND, scores[other] / scale))
+            put[sizes_at + offset] = hands[other].bit_count() / count
+        put[offsets["stock"]] = game.stock_left / count
+        lacks_at = offsets["lacks"]
+        for offset in range(1, players):
+            for number in lacks[(seat + offset) % players]:
+                if number in halves:
+                    ones.append(lacks_at + (offset - 1) * values + halves[number])
+        phase_at = offsets["phase"]
+        if lead:
+            ones.append(phase_at)
+        if draw:
+            ones.append(phase_at + 4)
+        if dice is not None:
+            dice_at = offsets["dice"]
+            for die, pips in enumerate((*dice.flower, *dice.scorpion)):
+                if 1 <= pips <= 6:
+                    ones.append(dice_at + die * 6 + pips - 1)
+        vector = np.zeros(observer.size, dtype=np.float32)
+        vector[ones] = 1
+        if put:
+            vector[list(put)] = list(put.values())
         return vector
 
 

@@ -61,10 +61,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         self.game_env.reset(seed=seed)
-        game = self.game_env.game
-        assert game is not None and game.chance is not None
         others = [s for s in range(self.game_env.players) if s != self.seat]
-        self.opponents = {other: make_player(spec, seed=game.chance.seed + 101 * other)
+        self.opponents = {other: make_player(spec, seed=self.game_env.game_seed + 101 * other)
                           for other, spec in zip(others, self.opponent_specs, strict=True)}
         reward = self._play_opponents()
         del reward  # nothing is owed before the learner's first move
@@ -76,9 +74,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.game_env.action_mask(self.agent), "illegal": illegal}
         if self._over():
-            game = self.game_env.game
-            assert game is not None
-            info.update(winner=game.winner, scores=list(game.scores))
+            info.update(winner=self.game_env.winner, scores=self.game_env.scores)
         return info
 
     def _over(self) -> bool:
@@ -91,8 +87,12 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         total = 0.0
         while not self._over() and env.agent_selection != self.agent:
             seat = env.seat
-            move = self.opponents[seat].choose(env.views[seat])
-            env.step(env.codec.encode(move, _owners(env)))
+            player = self.opponents[seat]
+            choose_action = getattr(player, "choose_action", None)
+            if env.fast is not None and callable(choose_action):
+                env.step(env.number_of(choose_action(env.fast)))  # random and greedy choose on the fast engine
+            else:
+                env.step(env.encode(player.choose(env.views[seat])))
             total += env.rewards.get(self.agent, 0.0)
         return total
 
@@ -116,9 +116,3 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     def render(self) -> str | None:
         return self.game_env.render() if self.render_mode == "ansi" else None
 
-
-def _owners(env: DominoEnv) -> list[int]:
-    from boneyard.env.encoding import slot_owners
-
-    assert env.game is not None
-    return slot_owners(env.game.layout)
