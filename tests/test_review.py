@@ -272,3 +272,29 @@ def test_the_web_review_runs_in_a_worker_and_draws_the_better_move(tmp_path: Pat
         bad_samples = client.post("/api/review", json={"record": block_endgame("0-2@6"), "samples": 10**6})
         assert bad_samples.status_code == 400 and "'samples'" in bad_samples.json()["detail"]
         assert client.post("/api/review", json={"game_id": "nope"}).status_code == 404
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("block", 2), ("draw", 3), ("all-fives", 2), ("bergen", 2), ("double-bergen", 2), ("flower-scorpion", 2),
+    ("pip", 3)])
+def test_every_variant_reviews_a_hand_consistently(variant: str, players: int) -> None:
+    from boneyard.chance import Chance
+
+    game = Game(make_rules(variant, players, {}), None, Chance(11))
+    greedy = [make_player("greedy", seed=seat) for seat in range(players)]
+    game.next_hand()
+    while game.in_hand:
+        game.apply(greedy[game.turn].choose(SeatView(game, game.turn)))
+    result = review(record.to_record(game), [0], Settings(samples=3, seed=0))
+    summary = result.summaries[0]
+    assert summary.decisions == len(result.decisions) > 0
+    assert summary.decisions + summary.forced == sum(1 for e in game.hand.events if e.seat == 0)
+    assert sum(summary.marks.values()) == summary.decisions
+    for decision in result.decisions:
+        moves = [item.move for item in decision.values]
+        assert len(moves) > 1 and decision.played in moves and decision.best in moves
+        assert decision.mark in ("best", "inaccuracy", "mistake", "blunder")
+        if decision.win is None:  # compared by points: nothing beats the best in the mean
+            assert max(item.value for item in decision.values) == pytest.approx(decision.best_value)
+        if decision.mark != "best" and not decision.by_game:  # never a mistake within the noise
+            assert decision.interval[0] > 0
