@@ -1,0 +1,140 @@
+"""``simulate`` and ``tournament`` play the same games on the fast engine as on the reference engine.
+
+Every variant and option set the fast engine plays is simulated from the same seeds with the engine
+forced to ``reference`` and to ``fast``; the summaries (wins, points, hands, blocked hands, placements,
+moves, per-level statistics) must be identical, for random and greedy players and for tables where a
+heuristic seat decides from a reference view while the others choose on the fast engine.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from boneyard.chance import Chance
+from boneyard.errors import OptionError
+from boneyard.fast import FastGame, unsupported
+from boneyard.players.base import GreedyPlayer, RandomPlayer, fast_order, move_order
+from boneyard.rules.base import VARIANTS, make_rules
+from boneyard.sim.engines import engine_for, rules_for
+from boneyard.sim.simulate import simulate
+from boneyard.sim.tournament import make_settings, results_only, run_tournament
+from boneyard.state import Game
+from boneyard.view import SeatView
+
+CONFIGS: list[tuple[str, int, dict[str, object]]] = [
+    ("block", 2, {}),
+    ("block", 4, {"partnerships": True}),
+    ("block", 3, {"set": 9, "blocked_score": "sum_of_differences", "lead_rule": "rotate"}),
+    ("block", 3, {"first_lead": "random_player_any_tile", "lead_rule": "random", "tie_rule": "no_score"}),
+    ("draw", 3, {}),
+    ("draw", 2, {"allow_voluntary_draw": True, "boneyard_reserve": 2}),
+    ("all-fives", 2, {}),
+    ("all-fives", 3, {"spinner_mode": "all_doubles", "tie_rule": "split_3p"}),
+    ("all-fives", 4, {"spinner_mode": "none", "bonus_rounding": "per_opponent"}),
+    ("bergen", 3, {"block_rule": "american"}),
+    ("bergen", 2, {"lead_rule": "rotate_any_tile", "win_check": "immediate"}),
+    ("flower-scorpion", 2, {}),
+    ("flower-scorpion", 4, {"long_pairs": "all_pairs", "lead_tile": "heaviest_double_in_hand"}),
+    ("double-bergen", 3, {}),
+    ("pip", 3, {}),
+]
+TIMING = ("seconds", "games_per_second", "engine")
+
+
+def fast_configs() -> list[tuple[str, int, dict[str, object]]]:
+    """The configurations the fast engine plays now (Double Bergen and PIP join when it does)."""
+    return [config for config in CONFIGS if not unsupported(make_rules(*config))]
+
+
+def without_timing(summary: dict[str, object]) -> dict[str, object]:
+    return {key: value for key, value in summary.items() if key not in TIMING}
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), fast_configs())
+@pytest.mark.parametrize("ai", ["random", "greedy,random"])
+def test_simulate_same_results_on_both_engines(variant: str, players: int, options: dict[str, object],
+                                               ai: str) -> None:
+    runs = {engine: simulate(variant, players, 2, seed=17, ai=ai, options=options, workers=1, engine=engine)
+            for engine in ("reference", "fast")}
+    assert runs["fast"]["engine"] == "fast"
+    assert runs["reference"]["engine"] == "reference"
+    assert without_timing(runs["fast"]) == without_timing(runs["reference"])
+    assert runs["fast"]["placements"] > 0
+
+
+def test_a_view_player_at_a_fast_table_sees_the_same_game() -> None:
+    """The heuristic decides from a reference view that follows the fast game move for move."""
+    runs = [simulate("all-fives", 3, 3, seed=2, ai="heuristic,greedy,random", workers=1, engine=engine,
+                     options={"target": 80}) for engine in ("reference", "fast")]
+    assert without_timing(runs[0]) == without_timing(runs[1])
+
+
+def test_results_do_not_depend_on_workers_on_the_fast_engine() -> None:
+    one = simulate("block", 2, 40, seed=9, ai="greedy,random", workers=1, duplicate=True)
+    two = simulate("block", 2, 40, seed=9, ai="greedy,random", workers=2, duplicate=True)
+    assert one["engine"] == two["engine"] == "fast"
+    assert without_timing(one) == without_timing(two)
+
+
+def test_progress_reaches_the_total() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate("block", 2, 7, seed=1, workers=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (7, 7)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_engine_choice_and_errors() -> None:
+    with pytest.raises(OptionError, match="unknown engine 'turbo'"):
+        simulate("block", 2, 1, engine="turbo")
+    with pytest.raises(OptionError, match="unknown backend 'cloud'"):
+        simulate("block", 2, 1, backend="cloud")
+    refused = [config for config in CONFIGS if unsupported(make_rules(*config))]
+    for variant, players, options in refused:
+        rules = make_rules(variant, players, options)
+        assert engine_for(rules) == "reference"
+        with pytest.raises(OptionError, match="the fast engine does not play"):
+            simulate(variant, players, 1, options=options, engine="fast")
+    assert engine_for(make_rules("block", 2)) == "fast"
+    assert engine_for(make_rules("block", 2), "reference") == "reference"
+
+
+def test_rules_are_built_once_per_series_and_deal_the_whole_set() -> None:
+    rules = rules_for("block", 2, {"target": 50})
+    assert rules_for("block", 2, {"target": 50}) is rules
+    assert rules_for("block", 2, {"target": 60}) is not rules
+    assert sorted(rules.tile_set()) == sorted(make_rules("block", 2).tile_set())
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_random_and_greedy_choose_the_same_move_on_both_engines(variant: str) -> None:
+    """Position by position along random games: the same seed gives the same choice."""
+    rules = make_rules(variant, 2 if variant != "pip" else 3)
+    if unsupported(rules):
+        pytest.skip(f"the fast engine does not play {variant} yet")
+    rng = random.Random(variant)
+    for game_number in range(3):
+        game = Game(rules, chance=Chance(game_number))
+        game.next_hand()
+        while game.in_hand:
+            fast = FastGame.from_game(game)
+            view = SeatView(game, game.turn)
+            moves = sorted(view.legal_moves(), key=move_order)
+            assert [fast.to_move(action) for action in fast_order(fast, fast.legal_actions())] == moves
+            for make in (RandomPlayer, GreedyPlayer):
+                seed = rng.randrange(1000)
+                assert fast.to_move(make(seed).choose_action(fast)) == make(seed).choose(view)
+            game.apply(rng.choice(moves))
+
+
+def test_tournament_same_records_on_both_engines(tmp_path: Path) -> None:
+    settings = make_settings("all-fives", ["random", "greedy", "heuristic"], games=2, seed=5,
+                             options={"target": 60})
+    fast = run_tournament(settings, workers=1, engine="fast")
+    reference = run_tournament(settings, workers=1, engine="reference")
+    assert results_only(fast.records) == results_only(reference.records)
+    assert [r["moves"] for r in fast.records] == [r["moves"] for r in reference.records]
+    with pytest.raises(OptionError, match="unknown engine"):
+        run_tournament(settings, workers=1, engine="warp", out=tmp_path)
