@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import pty
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -15,27 +17,37 @@ import pytest
 from boneyard import record
 
 
-def interrupted(*args: str, after: float = 3.0) -> tuple[subprocess.CompletedProcess[str], float]:
-    """Run the command, press Ctrl-C (SIGINT to its whole process group, as a terminal does) after ``after``
-    seconds; the finished process and the seconds it took to stop."""
-    process = subprocess.Popen([sys.executable, "-m", "boneyard", *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(after)
-    assert process.poll() is None, "the command finished before it could be interrupted"
-    os.killpg(process.pid, signal.SIGINT)
-    pressed = time.perf_counter()
+def interrupted(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run the command on a (pseudo-)terminal, press Ctrl-C (SIGINT to its whole process group, as a terminal
+    does) once its progress bar shows games being played; the finished process (standard error only) and the
+    seconds it took to stop."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "boneyard", *args], stdout=follower, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, text=True, start_new_session=True,
+                               env={**os.environ, "COLUMNS": "100"})
+    os.close(follower)
+    shown = b""
+    started = time.perf_counter()
     try:
-        stdout, stderr = process.communicate(timeout=60)
+        while not re.search(rb"[1-9]\d*/\d+", shown):  # the bar counts finished games
+            assert time.perf_counter() - started < 120, "no progress shown"
+            assert process.poll() is None, "the command finished before it could be interrupted"
+            if select.select([leader], [], [], 1)[0]:
+                shown += os.read(leader, 4096)
+        os.killpg(process.pid, signal.SIGINT)
+        pressed = time.perf_counter()
+        _, stderr = process.communicate(timeout=60)
+        seconds = time.perf_counter() - pressed
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), \
-        time.perf_counter() - pressed
+        os.close(leader)
+    return subprocess.CompletedProcess(process.args, process.returncode, "", stderr), seconds
 
 
 @pytest.mark.parametrize("command", [
     ["simulate", "all-fives", "--games", "100000", "--ai", "heuristic", "--workers", "2"],
-    ["tournament", "--players", "heuristic,greedy", "--games", "100000", "--workers", "2", "--json"],
+    ["tournament", "--players", "heuristic,greedy", "--games", "100000", "--workers", "2"],
 ])
 def test_ctrl_c_stops_at_once_with_one_line(command: list[str], tmp_path: Path) -> None:
     if command[0] == "tournament":
