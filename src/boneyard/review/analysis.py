@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,17 +92,25 @@ WIN_THRESHOLDS = Thresholds(0.05, 0.10, 0.20)
 
 
 # ---------------------------------------------------------------------------- the objective
+def net_points(scores: Sequence[int], start: Sequence[int], me: int, rivals: Sequence[int], lowest: bool) -> float:
+    """The seat's score change since ``start`` minus the best rival's (the reverse where the lowest wins)."""
+    delta = [now - before for now, before in zip(scores, start, strict=True)]
+    rival = (min if lowest else max)(delta[s] for s in rivals)
+    return float(rival - delta[me] if lowest else delta[me] - rival)
+
+
+def _game_result(finished: bool, winner: int | None, side: Collection[int]) -> float:
+    if not finished or winner is None:
+        return 0.0
+    return GAME if winner in side else -GAME
+
+
 class _ReviewObjective(Objective):
     """The expert's objective on the reference game, with :data:`GAME` for the game's result."""
 
     def value(self, game: Game) -> float:
-        delta = [now - before for now, before in zip(game.scores, self.start, strict=True)]
-        mine = delta[self.me]
-        rival = (min if self.lowest else max)(delta[s] for s in self.rivals)
-        value = float(rival - mine if self.lowest else mine - rival)
-        if game.finished and game.winner is not None:
-            value += GAME if game.winner in self.side else -GAME
-        return value
+        return (net_points(game.scores, self.start, self.me, self.rivals, self.lowest)
+                + _game_result(game.finished, game.winner, self.side))
 
 
 class _ReviewRoot(FastRoot):
@@ -110,11 +118,8 @@ class _ReviewRoot(FastRoot):
 
     def value(self) -> float:
         game = self.game
-        scores, start = game.scores, self.start
-        value = float(scores[self.me] - start[self.me] - max(scores[s] - start[s] for s in self.rivals))
-        if game.finished and game.winner is not None:
-            value += GAME if game.winner in self.side else -GAME
-        return value
+        return (net_points(game.scores, self.start, self.me, self.rivals, False)
+                + _game_result(game.finished, game.winner, self.side))
 
 
 class _OpenRoot(_ReviewRoot):
@@ -226,10 +231,7 @@ def estimate(view: SeatView, rng: random.Random, *, seconds: float = DEFAULT_TIM
 
 def _banked(view: SeatView, objective: Objective) -> float:
     """The net points the hand has brought so far (public: the scores now and at the hand's start)."""
-    before = start_scores(view, rules_of(view))
-    delta = [now - then for now, then in zip(view.scores, before, strict=True)]
-    rival = (min if objective.lowest else max)(delta[s] for s in objective.rivals)
-    return float(rival - delta[view.seat] if objective.lowest else delta[view.seat] - rival)
+    return net_points(view.scores, start_scores(view, rules_of(view)), view.seat, objective.rivals, objective.lowest)
 
 
 def _add_deal(result: Estimate, view: SeatView, info: Inference, objective: _ReviewObjective,
