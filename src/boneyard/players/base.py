@@ -55,22 +55,16 @@ def move_order(move: Move) -> tuple[int, int, int, int, int, int, int]:
 
 
 def fast_order(game: FastGame, actions: list[int]) -> list[int]:
-    """``actions`` of a fast game in :func:`move_order` (the reference engine's choice order)."""
+    """``actions`` of a fast game in :func:`move_order` (the reference engine's choice order), without
+    building Move objects for the line games (a placement's key is its tile, then the tip tile and
+    the number it joins)."""
     if len(actions) < 2:
         return actions
-    return [fast_pick(game, actions, index) for index in range(len(actions))]
-
-
-def fast_pick(game: FastGame, actions: list[int], index: int) -> int:
-    """The ``index``-th of ``actions`` in :func:`move_order`, without building Move objects for
-    the line games (a placement's key is its tile, then the tip tile and the number it joins)."""
-    if len(actions) < 2:
-        return actions[index]
     if game.rules.name not in _LINE_ACTIONS:
         orders = {action: move_order(game.to_move(action)) for action in actions}
-        return sorted(actions, key=orders.__getitem__)[index]
+        return sorted(actions, key=orders.__getitem__)
     if not game.placed:
-        return actions[index]  # leads are listed by tile index already
+        return actions  # leads are listed by tile index already
     arms = game.arms
     owner = game.owner
     value = game.value
@@ -79,24 +73,30 @@ def fast_pick(game: FastGame, actions: list[int], index: int) -> int:
     keys = [(((action // arms) << 16 | owner[action % arms] << 5 | value[action % arms]) << 20 | action)
             if action < draw else (1 << 60 | action) for action in actions]
     keys.sort()
-    return keys[index] & 0xFFFFF
+    return [key & 0xFFFFF for key in keys]
 
 
 #: variants whose fast actions are ``tile * arms + arm`` on line arms (draw and pass last)
 _LINE_ACTIONS = frozenset({"block", "draw", "all-fives", "bergen", "flower-scorpion"})
 
 
+def placement_rank(points: int, tile: Tile, tile_value: Callable[[Tile], int]) -> tuple[int, int, int, int]:
+    """The greedy level's preference for a placement of ``tile`` that scores ``points`` now: the
+    points, then the value of the tile it sheds, then the tile's high half (higher is better)."""
+    return (1, points, tile_value(tile), tile.high)
+
+
 def greedy_rank(move: Move, points: int, tile_value: Callable[[Tile], int]) -> tuple[int, int, int, int]:
     """The greedy level's preference for ``move`` (higher is better; ``points``: what it scores now).
 
-    A placement ranks by its points, then the value of the tile it sheds, then the tile's high half;
-    a give hands over the lightest tile; a draw or a pass ranks below every placement."""
+    A placement ranks by :func:`placement_rank`; a give hands over the lightest tile; a draw or a
+    pass ranks below every placement."""
     tile = move.tile
     if tile is None:
         return (0, 0, 0, 0)
     if move.kind == Kind.GIVE:
         return (1, 0, -tile.pips, 0)
-    return (1, points, tile_value(tile), tile.high)
+    return placement_rank(points, tile, tile_value)
 
 
 def first_best(items: list[_T], rank: Callable[[_T], tuple[int, ...]]) -> _T:
@@ -126,7 +126,7 @@ class RandomPlayer:
     def choose_action(self, game: FastGame) -> int:
         """The same choice on the fast engine (``game`` is the table; only the legal actions are read)."""
         actions = game.legal_actions()
-        return fast_pick(game, actions, int(self.rng.random() * len(actions)))
+        return fast_order(game, actions)[int(self.rng.random() * len(actions))]
 
 
 class GreedyPlayer:
@@ -149,14 +149,27 @@ class GreedyPlayer:
         if len(actions) == 1:
             return actions[0]
         tile_value = game.rules.tile_value
+        if game.rules.name in _LINE_ACTIONS:  # a placement is tile * arms + arm, below draw and pass
+            tiles = game.t.tiles
+            arms = game.arms
+            draw = game.draw
+            apply = game.apply
+            undo = game.undo
 
-        def rank(action: int) -> tuple[int, ...]:
-            move = game.to_move(action)
-            points = 0
-            if move.is_placement:
-                points = game.apply(action)
-                game.undo()
-            return greedy_rank(move, points, tile_value)
+            def rank(action: int) -> tuple[int, ...]:
+                if action >= draw:
+                    return (0, 0, 0, 0)
+                points = apply(action)
+                undo()
+                return placement_rank(points, tiles[action // arms], tile_value)
+        else:
+            def rank(action: int) -> tuple[int, ...]:
+                move = game.to_move(action)
+                points = 0
+                if move.is_placement:
+                    points = game.apply(action)
+                    game.undo()
+                return greedy_rank(move, points, tile_value)
 
         return first_best(actions, rank)
 

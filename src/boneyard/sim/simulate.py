@@ -7,6 +7,11 @@ With ``duplicate=True`` every deal is played once per rotation of the seats (dea
 levels shifted by 0, 1, … seats), so each level plays every hand from every seat and the luck
 of the deal cancels out.  The summary then gives, per level, the games it played, its wins and
 the win rate with a 95% Wilson interval (``ai_stats``).
+
+Games run on the fast engine wherever it plays the rules (``engine="auto"``, see
+:mod:`boneyard.sim.engines`), with the same results as on the reference engine
+(``engine="reference"``).  ``backend="ray"`` plays the chunks of games as Ray tasks instead of on a
+local process pool; the summary is the same.
 """
 
 from __future__ import annotations
