@@ -106,3 +106,23 @@ def test_ctrl_c_while_a_computer_thinks_keeps_the_game(tmp_path: Path, monkeypat
     assert result.stderr.strip().splitlines() == [
         f"boneyard: interrupted; saved to {path}; resume with: boneyard play --resume {path}"]
     assert len(record.load(path)["hands"]) == 1
+
+
+def test_ctrl_c_that_no_command_catches_is_one_line_too(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import typer
+
+    from boneyard import cli
+
+    starting = typer.Typer()
+
+    @starting.command()
+    def work() -> None:
+        raise KeyboardInterrupt  # Ctrl-C while a command is still importing what it needs
+
+    monkeypatch.setattr(cli, "app", starting)
+    monkeypatch.setattr(sys, "argv", ["boneyard"])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code == 130
+    assert capsys.readouterr().err == "boneyard: interrupted\n"

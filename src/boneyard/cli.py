@@ -363,6 +363,12 @@ def main() -> None:
     except BoneyardError as error:  # pragma: no cover - commands catch their own
         typer.echo(f"boneyard: {error}", err=True)
         sys.exit(2)
+    except SystemExit as done:
+        # Ctrl-C that no command caught (while starting up, say): Typer exits 130 without a word
+        typer_exit = done.__context__
+        if done.code == 130 and typer_exit is not None and isinstance(typer_exit.__cause__, KeyboardInterrupt):
+            typer.echo("boneyard: interrupted", err=True)
+        raise
 
 
 if __name__ == "__main__":
