@@ -155,12 +155,15 @@ class GreedyPlayer:
             draw = game.draw
             apply = game.apply
             undo = game.undo
+            scores = game.scores_during_hand  # Block and Draw: a placement scores nothing until the hand ends
 
             def rank(action: int) -> tuple[int, ...]:
                 if action >= draw:
                     return (0, 0, 0, 0)
-                points = apply(action)
-                undo()
+                points = 0
+                if scores:
+                    points = apply(action)
+                    undo()
                 return placement_rank(points, tiles[action // arms], tile_value)
         else:
             def rank(action: int) -> tuple[int, ...]:
