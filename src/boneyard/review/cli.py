@@ -10,9 +10,6 @@ import typer
 
 from boneyard import record
 from boneyard.errors import BoneyardError
-from boneyard.players.expert.search import DEFAULT_TIME
-from boneyard.review.analysis import Settings, review
-from boneyard.review.report import annotate, review_json, review_text
 
 
 def default_seat(data: dict[str, Any]) -> int:
@@ -25,6 +22,10 @@ def default_seat(data: dict[str, Any]) -> int:
 def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds: float | None,
                samples: int | None, seed: int, write: Path | None, force: bool, hindsight: bool) -> str:
     """The command's work; returns what to print.  Bad input is a :class:`BoneyardError`."""
+    from boneyard.players.expert.search import DEFAULT_TIME  # the search is imported only when it runs
+    from boneyard.review.analysis import Settings, review
+    from boneyard.review.report import annotate, review_json, review_text
+
     if seconds is not None and samples is not None:
         raise BoneyardError("--time and --samples: give one budget, not both")
     if seat is not None and every:
@@ -59,7 +60,8 @@ def register(app: typer.Typer) -> None:
         every: Annotated[bool, typer.Option("--all", help="review every seat")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="print the review as one JSON object")] = False,
         seconds: Annotated[float | None, typer.Option(
-            "--time", help=f"seconds of search per decision (default {DEFAULT_TIME:g}; not reproducible)")] = None,
+            "--time", help="seconds of search per decision (default: the expert's time per move; not reproducible)")
+        ] = None,
         samples: Annotated[int | None, typer.Option(
             "--samples", help="sampled deals per decision (reproducible with --seed)")] = None,
         seed: Annotated[int, typer.Option(help="seed of the sampled deals")] = 0,
