@@ -29,7 +29,7 @@ LEGEND = """\
 [6✚6]    a spinner: its two sides first, then its two short ends
 «W✚W»    PIP's hub, the starter: its two sides first, then top and bottom
 [5⋔5]    a PIP double with three toes, each owed a play before play moves on
-from ₃   an arm that grows from tile 3 (a spinner's end, a toe), listed under it
+from ₃   an arm growing from tile 3 (a spinner's end, a toe), listed under it
 W        a wild half: it joins any number, and any number joins it
 S R A D  PIP letters: Skip the next player, Reverse, play Again, next Draws
 (+10)    what a move scores now; (-2) what it costs"""
