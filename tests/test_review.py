@@ -12,7 +12,17 @@ from typer.testing import CliRunner
 from boneyard import Game, make_rules, record
 from boneyard.cli import app
 from boneyard.players.base import make_player
-from boneyard.review.analysis import THRESHOLDS, Decision, Settings, estimate, paired_interval, review
+from boneyard.review.analysis import (
+    GAME,
+    THRESHOLDS,
+    Decision,
+    Settings,
+    estimate,
+    open_hands,
+    paired_interval,
+    positions,
+    review,
+)
 from boneyard.review.report import annotate, review_json
 from boneyard.view import SeatView
 from tests.helpers import filled
@@ -298,3 +308,41 @@ def test_every_variant_reviews_a_hand_consistently(variant: str, players: int) -
             assert max(item.value for item in decision.values) == pytest.approx(decision.best_value)
         if decision.mark != "best" and not decision.by_game:  # never a mistake within the noise
             assert decision.interval[0] > 0
+
+
+def test_open_hands_solves_through_the_draws_exactly() -> None:
+    """All Fives with tiles still in the stock: in hindsight the stock's order is known, so the open-hands
+    value is the exact minimax through the draws; checked against a brute force on the reference engine."""
+    def minimax(game: Game, me: int, start: list[int]) -> float:
+        if not game.in_hand:
+            result = GAME if game.winner == me else -GAME if game.finished and game.winner is not None else 0.0
+            return (game.scores[me] - start[me]) - (game.scores[1 - me] - start[1 - me]) + result
+        values = []
+        for move in game.legal_moves():
+            game.apply(move)
+            values.append(minimax(game, me, start))
+            game.undo()
+        return max(values) if game.turn == me else min(values)
+
+    checked = 0
+    for seed in range(30):
+        data = record.to_record(greedy_game("all-fives", seed))
+        for game, _hand, _number, move in positions(data):
+            seat = game.turn
+            view = SeatView(game, seat)
+            left = sum(len(hand) for hand in game.hands) + game.stock_left
+            if len(view.legal_moves()) < 2 or not game.stock_left or left > 9:
+                continue
+            banked = view.scores[seat] - view.scores[1 - seat]
+            start_of_hand = game.hand.start_scores
+            banked -= start_of_hand[seat] - start_of_hand[1 - seat]
+            now = list(game.scores)
+            game.apply(move)
+            exact = minimax(game, seat, now)
+            game.undo()
+            points = exact - round(exact / GAME) * GAME
+            assert open_hands(game, view, move) == pytest.approx(banked + points)
+            checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3
