@@ -20,7 +20,7 @@ import pytest
 
 import boneyard
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
-from boneyard.fast import FastGame, bits, engine, tables
+from boneyard.fast import FastGame, bits, engine, tables, unsupported
 from boneyard.moves import Kind, Move
 from boneyard.state import Game
 from boneyard.tiles import D
@@ -42,6 +42,8 @@ CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("draw", 2, {}),
     ("draw", 4, {"boneyard_reserve": 2}),
     ("draw", 3, {"allow_voluntary_draw": True, "target": 50}),
+    ("draw", 2, {"end_on_dead_layout": True}),
+    ("draw", 4, {"end_on_dead_layout": True, "deal_sizes": [3]}),
     ("all-fives", 2, {}),
     ("all-fives", 3, {"tie_rule": "split_3p", "bonus_rounding": "per_opponent"}),
     ("all-fives", 4, {"spinner_mode": "none"}),
@@ -272,11 +274,15 @@ def test_determinize_keeps_sizes_own_hand_and_known_voids(variant: str, players:
     assert changed > 10
 
 
-def test_unsupported_variants_and_options_are_refused() -> None:
+def test_every_variant_and_option_runs_fast_and_unknown_variants_are_refused() -> None:
+    for name, cls in boneyard.VARIANTS.items():
+        assert unsupported(cls(cls.min_players)) == [], name
     with pytest.raises(VariantError, match="unknown variant"):
         FastGame("dominoes", 2)
-    with pytest.raises(OptionError, match="end_on_dead_layout"):
-        FastGame("draw", 2, options={"end_on_dead_layout": True})
+    with pytest.raises(OptionError, match="declared_on_play"):
+        FastGame("pip", 2, options={"open_wild_end": "declared_on_play"})
+    with pytest.raises(VariantError, match="kernel does not play"):
+        FastGame("draw", 2, options={"end_on_dead_layout": True}).kernel_config()
     with pytest.raises(VariantError, match="kernel does not play"):
         FastGame("bergen", 2, seed=1).kernel_config()
 
@@ -313,7 +319,8 @@ def test_from_move_rejects_a_move_with_no_open_end() -> None:
 
 
 #: the kernel plays up to double-nine, and not Bergen or F&S
-KERNEL_CONFIGS = [c for c in CONFIGS if c[2].get("set", 6) != 12 and c[0] in KERNEL_VARIANTS]
+KERNEL_CONFIGS = [c for c in CONFIGS
+                  if c[2].get("set", 6) != 12 and c[0] in KERNEL_VARIANTS and not c[2].get("end_on_dead_layout")]
 
 
 @pytest.mark.skipif(not engine.KERNEL, reason="the compiled kernel is not built (no C compiler)")
@@ -365,3 +372,84 @@ def test_kernel_rejects_a_malformed_state() -> None:
     fast = FastGame("block", 2, seed=1)
     with pytest.raises(ValueError, match="state needs 19 items"):
         compiled.rollout(fast.kernel_config(), (), 1, False)
+
+
+@pytest.mark.parametrize(("variant", "options"), [("double-bergen", {}), ("bergen", {"cover_lead_double_first": True}),
+                                                  ("draw", {})])
+def test_known_voids_never_contradict_the_hands(variant: str, options: dict[str, object]) -> None:
+    """A pass tells that the passer holds none of the numbers he could have joined — only those: while
+    every play must join the lead (Double Bergen's spinner, a Bergen lead double), the other tips say nothing."""
+    rng = random.Random(variant)
+    passes = 0
+    for seed in range(30):
+        fast = FastGame(variant, 3, options=options, seed=seed)
+        while fast.in_hand:
+            action = rng.choice(fast.legal_actions())
+            passes += action == fast.passing
+            fast.apply(action)
+            for seat in range(3):
+                for tile in bits(fast.hands[seat]):
+                    assert not fast.void[seat] >> fast.t.high[tile] & 1, (seed, seat, fast.t.tiles[tile])
+                    assert not fast.void[seat] >> fast.t.low[tile] & 1, (seed, seat, fast.t.tiles[tile])
+    assert passes > 0
+
+
+def test_a_pass_while_the_spinner_is_owed_says_nothing_of_the_other_tips() -> None:
+    """Double Bergen, every tile dealt: seat 0 sets 3-3, seat 1 plays 3-5 on it, seat 0 holds no 3 and
+    passes.  He may hold a 5 (the 5 tip could not be played on yet): only the 3 is known to be missing."""
+    t = tables(6)
+    index = {str(tile): tile.index for tile in t.tiles}
+    threes = [str(tile) for tile in t.tiles if 3 in tile.halves and not tile.is_double]
+    others = [str(tile) for tile in t.tiles if 3 not in tile.halves]
+    deal = [["3-3", *others[:13]], threes + others[13:]]
+    fast = FastGame("double-bergen", 2, options={"deal_sizes": [14]}, deal=False)
+    fast.start_hand([[index[text] for text in hand] for hand in deal], [], leader=0)
+    fast.apply(fast.from_move(Move.parse("3-3")))
+    fast.apply(fast.from_move(Move.parse("3-5@1")))
+    assert fast.legal_actions() == [fast.passing] and fast.hands[0] & t.suit[5]
+    fast.apply(fast.passing)
+    assert fast.void[0] == 1 << 3
+
+
+@pytest.mark.parametrize("variant", sorted(boneyard.VARIANTS))
+def test_from_game_copies_a_game_in_progress(variant: str) -> None:
+    """A reference game a few hands in, stopped in the middle of a hand, copied to the fast engine and
+    played on with the same moves to its end."""
+    players = 3
+    game = boneyard.new_game(variant, players, seed=5)
+    rng = random.Random(variant)
+    while len(game.log) < 3 or len(game.hand.events) < 6:
+        if game.finished:
+            pytest.fail("the game ended in its first hands")
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        game.apply(rng.choice(game.legal_moves()))
+    fast = FastGame.from_game(game)
+    assert fast.hand_number == len(game.log) and fast.leader == game.hand.leader
+    while game.in_hand:
+        check_same(game, fast, f"{variant}, hand {len(game.log)}")
+        move = rng.choice(game.legal_moves())
+        assert fast.apply(fast.from_move(move)) == game.apply(move).points
+    check_same(game, fast, f"{variant}, hand {len(game.log)} over")
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_pip_determinize_keeps_sizes_and_the_seat_own_hand(players: int) -> None:
+    rng = random.Random(players)
+    fast = FastGame("pip", players, seed=3)
+    for _ in range(25):
+        fast.apply(rng.choice(fast.legal_actions()))
+    seat = fast.turn
+    own = fast.hands[seat]
+    sizes = [hand.bit_count() for hand in fast.hands]
+    unseen = sorted(tile for s in range(players) if s != seat for tile in bits(fast.hands[s]))
+    unseen += fast.stock[fast.stock_pos:]
+    before = list(fast.hands)
+    fast.determinize(seat, rng)
+    assert fast.hands[seat] == own and [hand.bit_count() for hand in fast.hands] == sizes
+    after = sorted(tile for s in range(players) if s != seat for tile in bits(fast.hands[s]))
+    assert sorted(after + fast.stock[fast.stock_pos:]) == sorted(unseen)
+    assert fast.hands != before
+    fast.finish_randomly(rng)
+    assert not fast.in_hand

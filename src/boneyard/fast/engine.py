@@ -1,5 +1,5 @@
 """The fast engine for the line games: Block, Draw, All Fives (all spinner modes), partnership Block,
-Bergen and Flower & Scorpion.
+Bergen, Double Bergen and Flower & Scorpion (PIP is :mod:`boneyard.fast.pip`, built by the same call).
 
 :class:`FastGame` plays the same games as :class:`~boneyard.state.Game` with the same rules,
 but keeps its state in machine-friendly form:
@@ -9,20 +9,21 @@ but keeps its state in machine-friendly form:
   carry its number, so "the tiles of this hand that fit a 5 end" is ``hand & SUIT[5]``;
 * the table is a handful of *arms*: an arm is one place the line can grow (the two tips of a
   line, a spinner's two short ends), stored as parallel lists of the number showing there,
-  the halves it exposes for All Fives counting and the table index of its tip tile;
+  the halves it exposes (C4) and the table index of its tip tile;
 * an action is an integer: ``tile * arms + arm`` for a lead or a play, then :attr:`~FastGame.draw`
   and :attr:`~FastGame.passing` (a fixed action space, as in OpenSpiel);
 * :meth:`~FastGame.apply` pushes a small undo record and :meth:`~FastGame.undo` pops it: a search
-  never copies a state;
-* the variants that score during the hand read the two line ends after each play: All Fives
-  counts the exposed pips, Bergen its double and triple headers (with the approach cap),
-  Flower & Scorpion its duals, plurals, flowers and scorpions (with the score floor).
+  never copies a state.
 
-The reference :class:`~boneyard.state.Game` stays the definition of the rules: ``tests/test_fast.py``
-plays many random games on both, move for move, and checks the legal move sets, scores and winners.
-:meth:`FastGame.from_game` and :meth:`FastGame.to_move` / :meth:`FastGame.from_move` convert between
-the two.  Options the fast engine does not implement raise :class:`~boneyard.errors.OptionError`
-(see :func:`unsupported`).
+What a play scores and who wins a hand are not written here: the engine reads the numbers a rule
+is about off its arms and bit sets (the two line ends, Double Bergen's arm tips, pip totals, tile
+counts, lowest doubles) and calls the variant's own functions in :mod:`boneyard.rules`, the same
+ones the reference :class:`~boneyard.state.Game` calls (docs/architecture.md).
+
+The reference stays the oracle: ``tests/test_fast.py`` plays many random games on both, move for
+move, and checks the legal move sets, hands, stock, scores and results.  :meth:`FastGame.from_game`
+and :meth:`FastGame.to_move` / :meth:`FastGame.from_move` convert between the two.  Options the fast
+engine does not implement raise :class:`~boneyard.errors.OptionError` (see :func:`unsupported`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.moves import Kind, Move
 from boneyard.rules.all_fives import count_points, fives_hand_end
-from boneyard.rules.base import Rules, SetupError, find_variant, make_rules
+from boneyard.rules.base import Rules, SetupError, find_variant, line_chance_leads, line_leader, make_rules
 from boneyard.rules.bergen import (
     NO_DOUBLE,
     approach_capped,
@@ -46,6 +47,7 @@ from boneyard.rules.bergen import (
 )
 from boneyard.rules.block import Block, block_game_over, block_hand_end, partnership_hand_end
 from boneyard.rules.double_bergen import SPINNER_PAIR, double_bergen_hand_end, tip_points
+from boneyard.rules.draw import dead_layout
 from boneyard.rules.flower_scorpion import blocked_winner, floored, play_scores
 from boneyard.tiles import Tile, double_set
 
@@ -117,14 +119,14 @@ def bits(mask: int) -> list[int]:
 
 
 def unsupported(rules: Rules) -> list[str]:
-    """The options of ``rules`` that the fast engine does not implement (empty: it plays them all)."""
+    """The options of ``rules`` that the fast engine does not implement (empty: it plays them all).
+
+    Every variant and every option the reference plays is implemented today, so only a variant the
+    fast engine does not know is listed; an option added to a variant without a fast implementation
+    belongs here, so that ``FastGame`` refuses it rather than play it differently."""
     if rules.name not in FAST_VARIANTS:
         return [f"variant {rules.name!r}"]
-    opts = rules.options
-    problems = []
-    if getattr(opts, "end_on_dead_layout", False):
-        problems.append("end_on_dead_layout=true")
-    return problems
+    return []
 
 
 def pair_index(a: int, b: int) -> int:
@@ -134,7 +136,7 @@ def pair_index(a: int, b: int) -> int:
 
 
 class FastGame:
-    """A game of Block, Draw, All Fives, Bergen or Flower & Scorpion on bit sets, with integer actions and undo.
+    """A game of any variant on bit sets, with integer actions and undo (PIP: a :class:`~boneyard.fast.pip.FastPip`).
 
     Build one with ``FastGame("block", players=4, options={"partnerships": True}, seed=1)`` (the first
     hand is dealt from its own seeded generator) or ``FastGame.from_game(game)`` (a copy of a reference
@@ -142,9 +144,9 @@ class FastGame:
     """
 
     __slots__ = (
-        "_can_draw_mode", "_count_points", "_cover", "_doubles", "_end_saved", "_gains", "_hand_points", "_immediate",
-        "_mode", "_partners", "_reserve", "_scoring", "_target", "_undo", "_unit", "_voluntary", "arms", "count",
-        "draw", "drawn", "finished", "flower", "hand_number", "hand_size", "hands", "in_hand", "last_end",
+        "_can_draw_mode", "_count_points", "_cover", "_dead", "_doubles", "_end_saved", "_gains", "_hand_points",
+        "_immediate", "_mode", "_partners", "_reserve", "_scoring", "_target", "_undo", "_unit", "_voluntary", "arms",
+        "count", "draw", "drawn", "finished", "flower", "hand_number", "hand_size", "hands", "in_hand", "last_end",
         "last_leader", "last_winner", "lead_double", "lead_mask", "lead_sides", "lead_spinner", "lead_tile", "leader",
         "narms", "owner", "passes", "passing", "placed", "players", "rng", "rules", "scores", "scorpion", "spin",
         "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight", "winner",
@@ -186,6 +188,7 @@ class FastGame:
         self._reserve = rules.reserve
         self._voluntary = rules.voluntary_draw
         self._immediate = rules.immediate_win
+        self._dead = bool(getattr(opts, "end_on_dead_layout", False))
         self._scoring = self._mode == FIVES  # the compiled kernel's All Fives flag
         self._unit: int = getattr(rules, "unit", 1)
         #: All Fives: what each possible count scores (A5-8), tabled once from the rule
@@ -198,18 +201,9 @@ class FastGame:
         self._partners = bool(getattr(opts, "partnerships", False))
         self._target: int = rules.target  # type: ignore[attr-defined]
         self.rng = random.Random(seed)
-        self.scores = [0] * self.players
-        self.finished = False
-        self.winner: int | None = None
-        self.hand_number = 0
-        self.last_leader = 0
-        self.last_winner: int | None = None
-        self.last_end = ""
-        self._hand_points: list[int] = [0] * self.players
         self._undo: list[tuple[int, ...]] = []
         self._end_saved: object = None
-        self.in_hand = False
-        self._clear_hand()
+        self.reset()
         if deal:
             self.next_hand()
 
@@ -243,11 +237,12 @@ class FastGame:
         """Start the game over: scores to zero, the next deal is hand 1 (with its called lead)."""
         self.scores = [0] * self.players
         self.finished = False
-        self.winner = None
+        self.winner: int | None = None
         self.hand_number = 0
         self.last_leader = 0
-        self.last_winner = None
+        self.last_winner: int | None = None
         self.last_end = ""
+        self._hand_points = [0] * self.players
         self.in_hand = False
         self.drop_history()
         self._clear_hand()
@@ -279,26 +274,16 @@ class FastGame:
         rule = getattr(opts, "lead_rule", "winner_any")
         if self._mode == BERGEN:
             return coming == 1 and rule == "rotate_any_tile"
-        first = getattr(opts, "first_lead", "call_highest_double")
-        return (coming == 1 and first == "random_player_any_tile") or (coming > 1 and rule == "random")
+        return line_chance_leads(coming, getattr(opts, "first_lead", "call_highest_double"), rule)
 
     def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None,
                    dice: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
         """Open a hand from a deal (tile indices per seat), the stock order and, where the rules
         leave the lead to chance, the leader; Flower & Scorpion also takes the round's ``dice``
         (the Flower pair, then the Scorpion pair).  Leads follow BLK-3/4, A5-3/4, BRG-4 and FS-3/FS-6."""
-        if self.finished:
-            raise IllegalMoveError("the game is over")
-        if self.in_hand:
-            raise IllegalMoveError("the current hand is not over")
         if self._mode == FLOWER and dice is None:
             raise IllegalMoveError("flower-scorpion: the hand needs its dice")
-        self._clear_hand()
-        self.drop_history()
-        for seat, tiles in enumerate(deal):
-            self.hands[seat] = _mask(tiles)
-        self.stock = list(stock)
-        self.hand_number += 1
+        self._begin_hand(deal, stock)
         if self._mode >= BERGEN:
             self._open_family_hand(leader, dice)
             return
@@ -307,17 +292,30 @@ class FastGame:
         rule = getattr(opts, "lead_rule", "winner_any")
         number = self.hand_number
         lead_tile = -1
-        if (number > 1 and rule == "random") or (number == 1 and first == "random_player_any_tile"):
+        if line_chance_leads(number, first, rule):
             seat = self._given(leader)
-        elif number > 1 and rule == "rotate":
-            seat = (self.last_leader + 1) % self.players
-        elif number > 1 and self.last_winner is not None:
-            seat = self.last_winner
         else:
-            seat, lead_tile = self._call_lead()
+            chosen = line_leader(number, rule, self.players, self.last_leader, self.last_winner)
+            if chosen is None:
+                seat, lead_tile = self._call_lead()
+            else:
+                seat = chosen
         self.leader = self.turn = seat
         self.lead_tile = lead_tile
         self.in_hand = True
+
+    def _begin_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int]) -> None:
+        """Clear the table and put the deal and the stock in place as hand ``hand_number + 1``."""
+        if self.finished:
+            raise IllegalMoveError("the game is over")
+        if self.in_hand:
+            raise IllegalMoveError("the current hand is not over")
+        self._clear_hand()
+        self.drop_history()
+        for seat, tiles in enumerate(deal):
+            self.hands[seat] = _mask(tiles)
+        self.stock = list(stock)
+        self.hand_number += 1
 
     def _open_family_hand(self, leader: int | None, dice: tuple[Sequence[int], Sequence[int]] | None) -> None:
         """The lead of a Bergen or Flower & Scorpion hand (BRG-4; FS-3, FS-6) and F&S's dice tiles."""
@@ -478,9 +476,10 @@ class FastGame:
                 self.passes = 0
                 self.void[seat] = 0
                 return 0
-            mask = 0
+            mask = 0  # the numbers the passer could have joined: he holds none of them
+            cover = self.placed < self._cover
             for arm in range(self.narms):
-                if self.value[arm] >= 0:
+                if self.value[arm] >= 0 and not (cover and self.owner[arm] != 1):
                     mask |= 1 << self.value[arm]
             self.void[seat] |= mask
             self.passes = self.passes + 1 if self.drawn == 0 else 0
@@ -572,9 +571,23 @@ class FastGame:
             self._end_hand("domino", seat)
         elif points and self._immediate and self._game_over()[0]:
             self._end_hand("unfinished", None)
+        elif self._dead and self._dead_layout():
+            self._end_hand("blocked", None)
         else:
             self.turn = (seat + 1) % self.players
         return points
+
+    def _dead_layout(self) -> bool:
+        """Draw's ``end_on_dead_layout`` (DRW-8), by the rule's own function."""
+        unseen = 0
+        for hand in self.hands:
+            unseen |= hand
+        for tile in self.stock[self.stock_pos:]:
+            unseen |= 1 << tile
+        table = self.t.all_tiles & ~unseen
+        suit = self.t.suit
+        ends = [v for v in self.value[:self.narms] if v >= 0]
+        return dead_layout(ends, lambda number: (table & suit[number]).bit_count(), self.t.top + 1)
 
     def _family_points(self, seat: int, tile: int) -> int:
         """What a play scores in the Bergen family, by the rules' own functions: Bergen's headers
@@ -583,17 +596,17 @@ class FastGame:
         value = self.value
         weight = self.weight
         mode = self._mode
+        if mode == BERGEN:
+            points = header_points(value[0], weight[0], value[1], weight[1])
+            if points and self.rules.options.approach_cap:
+                points = approach_capped(points, self._target - self.scores[seat])
+            return points
         if mode == DOUBLE:
             owner = self.owner
             tips = [(value[arm], weight[arm]) for arm in range(self.narms) if owner[arm] != 1]
             points = tip_points(tips, self.rules.options.lone_double_scores) if tips else 0
             if self.placed < _SPINNER_COVERED:
                 points += SPINNER_PAIR
-            return points
-        if mode == BERGEN:
-            points = header_points(value[0], weight[0], value[1], weight[1])
-            if points and self.rules.options.approach_cap:
-                points = approach_capped(points, self._target - self.scores[seat])
             return points
         halves = self.t.halves
         opts = self.rules.options
@@ -711,28 +724,25 @@ class FastGame:
         """The hand's winner and every seat's points, decided by the variant's own functions
         (boneyard.rules) from pip totals, tile counts and the like."""
         n = self.players
-        pips = [self.pips(s) for s in range(n)]
         mode = self._mode
         opts = self.rules.options
+        points = [0] * n
+        if mode in (BERGEN, FLOWER):
+            winner = seat
+            if end != "domino" and mode == BERGEN:
+                winner = bergen_blocked_winner(opts.block_rule, [self.pips(s) for s in range(n)], self._doubles_of,
+                                               self._size_of, self._lowest_double)
+            elif end != "domino":
+                winner = blocked_winner(opts, n, self._holder(self.flower), self._holder(self.scorpion),
+                                        self.flower == self.scorpion, self.pips, self._lowest_double)
+            if winner is not None:
+                points[winner] = family_bonus(opts.winner_bonus, end)
+            return winner, points
+        pips = [self.pips(s) for s in range(n)]
         if mode == FIVES:
             return fives_hand_end(opts, self._unit, end, seat, pips)
         if mode == DOUBLE:
             return double_bergen_hand_end(opts.end_scoring, seat, pips, [h.bit_count() for h in self.hands])
-        points = [0] * n
-        if mode >= BERGEN:
-            winner = seat
-            if end != "domino" and mode == BERGEN:
-                doubles = self._doubles
-                winner = bergen_blocked_winner(
-                    opts.block_rule, pips, [(h & doubles).bit_count() for h in self.hands],
-                    [h.bit_count() for h in self.hands], [self._lowest_double(s) for s in range(n)])
-            elif end != "domino":
-                winner = blocked_winner(opts, self._holder(self.flower), self._holder(self.scorpion),
-                                        self.flower == self.scorpion, pips,
-                                        [self._lowest_double(s) for s in range(n)])
-            if winner is not None:
-                points[winner] = family_bonus(opts.winner_bonus, end)
-            return winner, points
         if self._partners:
             assert isinstance(self.rules, Block)  # only Block and Draw play partnerships
             winner, total = partnership_hand_end(pips, seat, self._lightness, self.rules.partnership_rule())
@@ -743,6 +753,12 @@ class FastGame:
         if winner is not None:
             points[winner] = total
         return winner, points
+
+    def _doubles_of(self, seat: int) -> int:
+        return (self.hands[seat] & self._doubles).bit_count()
+
+    def _size_of(self, seat: int) -> int:
+        return self.hands[seat].bit_count()
 
     def _game_over(self) -> tuple[bool, int | None]:
         return block_game_over(self.scores, self._target, self._partners)
@@ -836,7 +852,7 @@ class FastGame:
         if not self.in_hand:
             return 0
         rng = rng or self.rng
-        if _kernel is None or self.t.top > 9 or self._mode not in _KERNEL_MODES:
+        if _kernel is None or self.t.top > 9 or self._mode not in _KERNEL_MODES or self._dead:
             taken = self.playout(rng)
             self.drop_history()
             return taken
@@ -857,8 +873,8 @@ class FastGame:
 
     def kernel_config(self) -> tuple[int, ...]:
         """The rules as the compiled kernel takes them (Block, Draw and All Fives only)."""
-        if self._mode not in _KERNEL_MODES:
-            raise VariantError(f"the compiled kernel does not play {self.rules.name}")
+        if self._mode not in _KERNEL_MODES or self._dead:
+            raise VariantError(f"the compiled kernel does not play {self.rules.name} with these options")
         return (self.players, self.arms, self.spinner_mode, int(self._can_draw_mode), self._reserve,
                 int(self._voluntary), int(self._scoring), self._unit, int(self._immediate), int(self._partners),
                 self._target, self.t.top)

@@ -32,8 +32,18 @@ from boneyard.errors import IllegalMoveError
 from boneyard.fast.engine import FastGame, bits
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, SetupError, make_rules
-from boneyard.rules.pip import SCOREKEEPER, TOE_PLAYS, Pip, pip_game_over, pip_hand_end, pip_value, round_starter
-from boneyard.tiles import LETTERS, MAX_PIPS, A, D, R, S, Tile, W, pip_set
+from boneyard.rules.pip import (
+    SCOREKEEPER,
+    TOE_PLAYS,
+    Pip,
+    directional_effect,
+    pip_game_over,
+    pip_hand_end,
+    pip_value,
+    round_starter,
+    settle_doubles,
+)
+from boneyard.tiles import LETTERS, MAX_PIPS, Tile, W, pip_set
 
 PIP_TILES: Final = pip_set()
 SPAN: Final = max(tile.index for tile in PIP_TILES) + 1  #: tile indices run below this (with gaps)
@@ -77,24 +87,15 @@ class FastPip(FastGame):
         self._letters_open = opts.letter_end == "open_wild"
         self._forbid_nested = opts.nested_double == "forbid"
         self._skip_after_forced = opts.draw_tile_skips
-        self._reverse_skips = opts.two_player_reverse_skips and self.players == 2
+        self._reverse_skips = opts.two_player_reverse_skips
         self._partners = False
         self._gains: list[int] = []
         #: the owed-doubles stack before each action of the hand (for undo)
         self._pendings: list[tuple[tuple[int, int], ...]] = []
         self.rng = random.Random(seed)
-        self.scores = [0] * self.players
-        self.finished = False
-        self.winner: int | None = None
-        self.hand_number = 0
-        self.last_leader = 0
-        self.last_winner: int | None = None
-        self.last_end = ""
-        self._hand_points = [0] * self.players
         self._undo: list[tuple[int, ...]] = []
         self._end_saved = None
-        self.in_hand = False
-        self._clear_hand()
+        self.reset()
         if deal:
             self.next_hand()
 
@@ -141,18 +142,8 @@ class FastPip(FastGame):
         """Open round ``hand_number + 1`` from a deal (tile indices per seat) and the stock order: the
         holder of r-r, else of W-W, places it; if neither was dealt the scorekeeper and then each
         player clockwise draw until one turns up (PIP-6; set-up draws, not moves)."""
-        if self.finished:
-            raise IllegalMoveError("the game is over")
-        if self.in_hand:
-            raise IllegalMoveError("the current hand is not over")
-        self._clear_hand()
-        self.drop_history()
+        self._begin_hand(deal, stock)
         hands = self.hands
-        for seat, tiles in enumerate(deal):
-            for tile in tiles:
-                hands[seat] |= 1 << tile
-        self.stock = list(stock)
-        self.hand_number += 1
         starters = (round_starter(self.hand_number).index, WILD_DOUBLE)  # r-r before W-W
         for tile in starters:
             for seat, hand in enumerate(hands):
@@ -177,10 +168,6 @@ class FastPip(FastGame):
         self.in_hand = True
 
     # ------------------------------------------------------------------ moves
-    @property
-    def stock_left(self) -> int:
-        return len(self.stock) - self.stock_pos
-
     def legal_actions(self) -> list[int]:
         """The actions the player on turn may take (the same set as the reference's legal moves)."""
         if not self.in_hand:
@@ -292,38 +279,13 @@ class FastPip(FastGame):
             self._end_hand("domino", seat)
             return 0
         if new > 1:
-            self._settle_doubles(k, new, high == LOW[tile])
-        self._advance(seat, high)
-        return 0
-
-    def _settle_doubles(self, k: int, new: int, double: bool) -> None:
-        """Count a play against the owed double it covered; a new double is owed three plays (PIP-11/12)."""
-        pending = self.pending
-        if pending and k == pending[-1][0]:
-            index, owed = pending[-1]
-            pending = pending[:-1] + (((index, owed - 1),) if owed > 1 else ())
-        if double:
-            pending += ((new, TOE_PLAYS),)
-        self.pending = pending
-
-    def _advance(self, seat: int, high: int) -> None:
-        """Whose turn it is after a placement, with the directional effects (PIP-16)."""
-        if high == S:
-            self.turn = self._next(seat, 2)
-        elif high == R:
-            self.direction = -self.direction
-            self.turn = seat if self._reverse_skips else self._next(seat)
-        elif high == A:
-            self.turn = seat
-        elif high == D:
-            if self.stock_pos < len(self.stock):
-                self.forced_draw = True
-                self.turn = self._next(seat)
-            else:
-                self.give_pending = True
-                self.turn = seat
+            self.pending = settle_doubles(self.pending, k, new, high == LOW[tile])
+        if high in LETTERS:
+            self.turn, self.direction, self.forced_draw, self.give_pending = directional_effect(
+                high, seat, self.players, self.direction, len(self.stock) - self.stock_pos, self._reverse_skips)
         else:
-            self.turn = self._next(seat)
+            self.turn = (seat + self.direction) % self.players
+        return 0
 
     def undo(self) -> int:
         """Take back the last action of the round in progress (or the one that ended it); returns it."""

@@ -288,25 +288,38 @@ def line_lead(rules: Rules, game: Game, setup: HandSetup, first_lead: str, lead_
     """
     number = game.hand.number
     previous = game.log[-2] if number > 1 else None
-    chance_first = number == 1 and first_lead == "random_player_any_tile"
-    if (previous is not None and lead_rule == "random") or chance_first:
+    if line_chance_leads(number, first_lead, lead_rule):
         assert setup.leader is not None
         return setup.leader, setup.leader, None
-    if previous is not None and lead_rule == "rotate":
-        seat = rules.check_leader(setup, (previous.leader + 1) % game.players)
-        return seat, seat, None
-    winner = previous.result.winner if previous is not None and previous.result else None
-    if winner is not None:
-        seat = rules.check_leader(setup, winner)
+    seat = line_leader(number, lead_rule, game.players, previous.leader if previous else 0,
+                       previous.result.winner if previous is not None and previous.result else None)
+    if seat is not None:
+        rules.check_leader(setup, seat)
         return seat, seat, None
     seat, tile = call_lead(setup.deal, top)
     rules.check_leader(setup, seat)
     return seat, seat, frozenset({tile})
 
 
+def line_chance_leads(number: int, first_lead: str, lead_rule: str) -> bool:
+    """Whether chance picks the leader of hand ``number`` of Block, Draw or All Fives (any tile)."""
+    return (number == 1 and first_lead == "random_player_any_tile") or (number > 1 and lead_rule == "random")
+
+
+def line_leader(number: int, lead_rule: str, players: int, previous_leader: int,
+                previous_winner: int | None) -> int | None:
+    """Who leads hand ``number`` of Block, Draw or All Fives with any tile when chance does not pick
+    (BLK-4, A5-4): the seat left of the previous leader (``rotate``) or the previous hand's winner;
+    ``None``: the lead is called (the first hand, or a hand after one without a winner: :func:`call_lead`)."""
+    if number > 1 and lead_rule == "rotate":
+        return (previous_leader + 1) % players
+    if number > 1 and previous_winner is not None:
+        return previous_winner
+    return None
+
+
 def line_random_leader(game: Game, first_lead: str, lead_rule: str) -> bool:
-    coming = len(game.log) + (0 if game.in_hand else 1)
-    return (coming == 1 and first_lead == "random_player_any_tile") or (coming > 1 and lead_rule == "random")
+    return line_chance_leads(len(game.log) + (0 if game.in_hand else 1), first_lead, lead_rule)
 
 
 def sized_deal(deal_sizes: tuple[int, ...] | None, players: int, default: int, name: str) -> int:

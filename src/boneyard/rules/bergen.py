@@ -12,7 +12,7 @@ family's deal sizes and the target check.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -90,6 +90,7 @@ def doubles_held(tiles: list[Tile]) -> list[Tile]:
 #: what a play scores for matching line ends (BRG-7; Flower & Scorpion's dual and plural, FS-9 a/b)
 HEADER_NAMES = {2: "double-header", 3: "triple-header"}
 NO_DOUBLE = 1 << 30  #: the lowest double number of a hand without a double
+SeatCount = Callable[[int], int]  #: a number per seat, asked for only where a rule needs it
 
 
 def header_points(v0: int, k0: int, v1: int, k1: int) -> int:
@@ -110,13 +111,15 @@ def approach_capped(points: int, need: int) -> int:
     return points
 
 
-def bergen_blocked_winner(rule: str, pips: Sequence[int], doubles: Sequence[int], sizes: Sequence[int],
-                          lowest_double: Sequence[int]) -> int | None:
-    """The winner of a blocked Bergen hand (BRG-10) by ``block_rule``, from each seat's pip total,
-    number of doubles, number of tiles and lowest double number (:data:`NO_DOUBLE` for none)."""
+def bergen_blocked_winner(rule: str, pips: Sequence[int], doubles_of: SeatCount, size_of: SeatCount,
+                          lowest_double_of: SeatCount) -> int | None:
+    """The winner of a blocked Bergen hand (BRG-10) by ``block_rule``, from each seat's pip total and,
+    asked only where the rule looks at them, a seat's number of doubles, number of tiles and lowest
+    double number (:data:`NO_DOUBLE` for none)."""
     seats = range(len(pips))
     if rule == "simple":
         return unique_lowest(pips)
+    doubles = [doubles_of(seat) for seat in seats]
     if rule == "german":
         fewest = min(doubles)
         return unique_lowest(pips, [seat for seat in seats if doubles[seat] == fewest])
@@ -125,10 +128,10 @@ def bergen_blocked_winner(rule: str, pips: Sequence[int], doubles: Sequence[int]
         return free[0]
     if free:
         return unique_lowest(pips, free)
-    fewest_tiles = lowest_seats(sizes)
+    fewest_tiles = lowest_seats([size_of(seat) for seat in seats])
     if len(fewest_tiles) == 1:
         return fewest_tiles[0]
-    return min(seats, key=lowest_double.__getitem__)
+    return min(seats, key=lowest_double_of)
 
 
 def family_bonus(winner_bonus: int, end: str) -> int:
@@ -250,8 +253,8 @@ class Bergen(Rules):
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         hands = game.hands
         winner = seat if end == "domino" else bergen_blocked_winner(
-            self.options.block_rule, hand_pips(game), [len(doubles_held(tiles)) for tiles in hands],
-            [len(tiles) for tiles in hands], [lowest_double_number(tiles) for tiles in hands])
+            self.options.block_rule, hand_pips(game), lambda s: len(doubles_held(hands[s])),
+            lambda s: len(hands[s]), lambda s: lowest_double_number(hands[s]))
         return family_result(game, end, winner, self.options.winner_bonus)
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:

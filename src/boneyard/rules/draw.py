@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -10,6 +11,12 @@ from boneyard.options import DealSizes, option
 from boneyard.rules.base import Rules, register
 from boneyard.rules.block import Block, BlockedScore, FirstLead
 from boneyard.state import UNTIL_PLAYABLE, Game, HandSetup
+
+
+def dead_layout(ends: Sequence[int], on_table: Callable[[int], int], suit_size: int) -> bool:
+    """DRW-8: whether every open end shows a suit all of whose ``suit_size`` tiles are on the table
+    (``on_table(n)``: how many tiles carrying the number n are placed)."""
+    return bool(ends) and all(on_table(number) == suit_size for number in ends)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +60,9 @@ class Draw(Block):
     def dead_layout(self, game: Game) -> bool:
         if not self.options.end_on_dead_layout:
             return False
-        ends = game.layout.open_ends()
-        if not ends:
-            return False
         on_table: dict[int, int] = {}
         for placed in game.layout.tiles:
             for half in {placed.tile.high, placed.tile.low}:
                 on_table[half] = on_table.get(half, 0) + 1
-        suit_size = self.top + 1
-        return all(on_table.get(face.value, 0) == suit_size for face in ends if face.kind != FaceKind.END)
+        ends = [face.value for face in game.layout.open_ends() if face.kind != FaceKind.END]
+        return dead_layout(ends, lambda number: on_table.get(number, 0), self.top + 1)

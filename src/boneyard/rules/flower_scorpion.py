@@ -11,7 +11,6 @@ tile, the Scorpion tile, the lowest double) scores ``winner_bonus``; 20 points w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,13 +20,13 @@ from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
     SetupError,
-    hand_pips,
     highest_over,
     register,
     unique_lowest,
 )
 from boneyard.rules.bergen import (
     NO_DOUBLE,
+    SeatCount,
     WinCheck,
     check_deal_fits,
     coming_hand,
@@ -106,20 +105,23 @@ def floored(points: int, score: int, floor: int | None) -> int:
     return max(points, min(0, floor - score))
 
 
-def blocked_winner(opts: FlowerScorpionOptions, flower_holder: int | None, scorpion_holder: int | None,
-                   cancelled: bool, pips: Sequence[int], lowest_double: Sequence[int]) -> int | None:
+def blocked_winner(opts: FlowerScorpionOptions, players: int, flower_holder: int | None,
+                   scorpion_holder: int | None, cancelled: bool, pips_of: SeatCount,
+                   lowest_double_of: SeatCount) -> int | None:
     """The winner of a blocked round (FS-11 steps 2-5), from who holds the Flower and Scorpion tiles,
-    whether the dice cancelled, each seat's pip total and lowest double number (:data:`NO_DOUBLE`)."""
+    whether the dice cancelled and, asked only when step 4 is reached, a seat's pip total and lowest
+    double number (:data:`NO_DOUBLE` for none)."""
     if not (cancelled and opts.cancel_affects_block):
         for holder in (flower_holder, scorpion_holder):
             if holder is not None:
                 return holder
+    lowest_double = [lowest_double_of(seat) for seat in range(players)]
     with_double = [seat for seat, number in enumerate(lowest_double) if number != NO_DOUBLE]
     if not with_double:
         return None
     if opts.lowest_double_mode == "smallest_double":
         return min(with_double, key=lowest_double.__getitem__)
-    return unique_lowest(pips, with_double)
+    return unique_lowest([pips_of(seat) for seat in range(players)], with_double)
 
 
 @register
@@ -209,8 +211,9 @@ class FlowerScorpion(Rules):
         if end != "domino":
             holder = {tile: seat for seat, tiles in enumerate(game.hands) for tile in tiles}
             flower, scorpion = self.dice_tiles(game)
-            winner = blocked_winner(self.options, holder.get(flower), holder.get(scorpion), flower is scorpion,
-                                    hand_pips(game), [lowest_double_number(tiles) for tiles in game.hands])
+            winner = blocked_winner(self.options, game.players, holder.get(flower), holder.get(scorpion),
+                                    flower is scorpion, game.hand_points_of,
+                                    lambda s: lowest_double_number(game.hands[s]))
         return family_result(game, end, winner, self.options.winner_bonus)
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:

@@ -28,7 +28,7 @@ from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import option
 from boneyard.rules.base import Rules, SetupError, hand_pips, lowest_seats, register, result
 from boneyard.state import ONE_THEN_PASS, Game, HandResult, HandSetup, ScoreItem
-from boneyard.tiles import A, D, R, S, Tile, W, pip_set
+from boneyard.tiles import A, R, S, Tile, W, pip_set
 
 ROUNDS: Final = 9
 TOE_PLAYS: Final = 3  #: plays a PIP double is owed (PIP-11)
@@ -81,6 +81,39 @@ def pip_game_over(scores: Sequence[int], round_number: int, hand_ended: bool) ->
         return False, None
     winners = lowest_seats(scores)
     return True, winners[0] if len(winners) == 1 else None
+
+
+Owed = tuple[tuple[int, int], ...]  #: owed doubles, oldest first: (table tile, plays still owed)
+
+
+def settle_doubles(pending: Owed, parent: int, placed: int, owes: bool) -> Owed:
+    """The owed doubles after tile ``placed`` joined tile ``parent`` (PIP-11, PIP-12): a play on the
+    newest owed double's toes counts against it, and a new double (``owes``) is owed three plays."""
+    if pending and parent == pending[-1][0]:
+        index, owed = pending[-1]
+        pending = pending[:-1] + (((index, owed - 1),) if owed > 1 else ())
+    if owes:
+        pending += ((placed, TOE_PLAYS),)
+    return pending
+
+
+def directional_effect(letter: int, seat: int, players: int, direction: int, stock_left: int,
+                       two_player_reverse_skips: bool) -> tuple[int, int, bool, bool]:
+    """What a directional tile does once placed (PIP-16): the seat on turn next, the direction of play,
+    whether that seat must first draw (D with stock left) and whether the player must give (D on an
+    empty stock)."""
+    following = (seat + direction) % players
+    if letter == S:
+        return (seat + 2 * direction) % players, direction, False, False
+    if letter == R:
+        if players == 2 and two_player_reverse_skips:
+            return seat, -direction, False, False
+        return (seat - direction) % players, -direction, False, False
+    if letter == A:
+        return seat, direction, False, False
+    if stock_left > 0:  # D
+        return following, direction, True, False
+    return seat, direction, False, True
 
 
 def round_starter(number: int) -> Tile:
@@ -168,38 +201,13 @@ class Pip(Rules):
         return None
 
     def advance(self, game: Game, seat: int, placed: Placed) -> None:
-        self._settle_doubles(game, placed)
+        game.pending = settle_doubles(game.pending, placed.parent, placed.index, placed.role == Role.TOES)
         letter = placed.tile.letter
-        if letter == S:
-            game.turn = game.next_seat(seat, 2)
-        elif letter == R:
-            game.direction = -game.direction
-            if game.players == 2 and self.options.two_player_reverse_skips:
-                game.turn = seat
-            else:
-                game.turn = game.next_seat(seat)
-        elif letter == A:
-            game.turn = seat
-        elif letter == D and game.stock_left > 0:
-            game.forced_draw = True
+        if letter is None:
             game.turn = game.next_seat(seat)
-        elif letter == D:
-            game.give_pending = True
-            game.turn = seat
-        else:
-            game.turn = game.next_seat(seat)
-
-    @staticmethod
-    def _settle_doubles(game: Game, placed: Placed) -> None:
-        """Count the play against the pending double it covered, and owe plays to a new double."""
-        pending = list(game.pending)
-        if pending and placed.parent == pending[-1][0]:
-            index, owed = pending.pop()
-            if owed > 1:
-                pending.append((index, owed - 1))
-        if placed.role == Role.TOES:
-            pending.append((placed.index, TOE_PLAYS))
-        game.pending = tuple(pending)
+            return
+        game.turn, game.direction, game.forced_draw, game.give_pending = directional_effect(
+            letter, seat, game.players, game.direction, game.stock_left, self.options.two_player_reverse_skips)
 
     # ------------------------------------------------------------ end of round and game (PIP-17..20)
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
