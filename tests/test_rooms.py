@@ -265,8 +265,10 @@ def test_idle_rooms_leave_memory_and_come_back_on_demand(db_url: str) -> None:
             gone = rooms.sweep(time.monotonic() + 101)
             assert sorted(gone) == sorted([done.id, waiting.id]) and watched.id in rooms.rooms
             assert due.id not in slow.sweep(time.monotonic() + 1000) and due.id in slow.rooms
+            first, second = await asyncio.gather(rooms.open(done.id), rooms.open(done.id))
             again = rooms.get(done.id)
-            assert again is not None and again is not done and again.status == "finished"
+            assert again is first is second and again is not None and again is not done
+            assert again.status == "finished" and await rooms.open("nope") is None
             assert record.to_record(again.game, seed=again.seed) == finished_record
             await slow.close()
 

@@ -328,7 +328,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             await websocket.close(code=TRY_AGAIN_LATER, reason=refusal)
             return
         try:
-            room = rooms.get(game_id)
+            room = await rooms.open(game_id)  # a game not in memory is loaded off the event loop
             if room is None:
                 await websocket.send_json({"type": "error", "code": "no_game", "message": f"no game {game_id!r}"})
                 await websocket.close(code=NO_GAME)

@@ -735,6 +735,21 @@ class Rooms:
         room.touched = time.monotonic()
         return room
 
+    async def open(self, game_id: str) -> Room | None:
+        """:meth:`get` for the event loop: a room not in memory is read and replayed in a worker thread."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+            if stored is None:
+                return None
+            restored = await asyncio.to_thread(Room.restore, stored, self.store, self.ai_delay)
+            room = self.rooms.setdefault(game_id, restored)  # two opens at once: the first one in wins
+            if room is restored:
+                room.thinker = self.thinker
+                room.kick()
+        room.touched = time.monotonic()
+        return room
+
     def reload_running(self) -> int:
         """Load every running game (page by page); a damaged record stays out of the way."""
         loaded = 0
