@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boneyard import Game, make_rules, record
+from boneyard.chance import Chance
 from boneyard.cli import app
 from boneyard.players.base import make_player
 from boneyard.review.analysis import (
@@ -32,10 +34,7 @@ FAST = Settings(samples=12, seed=3, open_hands=False)
 
 def greedy_game(variant: str, seed: int, **options: object) -> Game:
     """A whole game between greedy players (deterministic for a seed)."""
-    game = Game(make_rules(variant, 2, options), ["Ann", "Bob"])
-    from boneyard.chance import Chance
-
-    game.chance = Chance(seed)
+    game = Game(make_rules(variant, 2, options), ["Ann", "Bob"], Chance(seed))
     players = [make_player("greedy", seed=seat) for seat in range(2)]
     while not game.finished:
         if not game.in_hand:
@@ -288,8 +287,6 @@ def test_the_web_review_runs_in_a_worker_and_draws_the_better_move(tmp_path: Pat
     ("block", 2), ("draw", 3), ("all-fives", 2), ("bergen", 2), ("double-bergen", 2), ("flower-scorpion", 2),
     ("pip", 3)])
 def test_every_variant_reviews_a_hand_consistently(variant: str, players: int) -> None:
-    from boneyard.chance import Chance
-
     game = Game(make_rules(variant, players, {}), None, Chance(11))
     greedy = [make_player("greedy", seed=seat) for seat in range(players)]
     game.next_hand()
@@ -346,3 +343,33 @@ def test_open_hands_solves_through_the_draws_exactly() -> None:
         if checked >= 3:
             break
     assert checked >= 3
+
+
+def test_a_partner_void_in_the_reason_is_true() -> None:
+    """Partnership Block: where the review says the move played left open a suit the partner had shown not to
+    hold, the partner really held none, and the suit really was open after the move."""
+    for seed in range(10, 40):  # the first greedy hand with such a decision
+        game = Game(make_rules("block", 4, {"partnerships": True}), None, Chance(seed))
+        greedy = [make_player("greedy", seed=seat) for seat in range(4)]
+        game.next_hand()
+        while game.in_hand:
+            game.apply(greedy[game.turn].choose(SeatView(game, game.turn)))
+        data = record.to_record(game)
+        result = review(data, None, Settings(samples=6, open_hands=False))
+        said = [d for d in result.decisions if "your partner" in d.comment]
+        if said:
+            break
+    assert said, "no partner void named in 30 hands"
+    decision = said[0]
+    found = re.search(r"left a (\d+) open, and your partner (.+) has shown", decision.comment)
+    assert found is not None
+    suit, partner = int(found[1]), game.names.index(found[2])
+    assert partner == (decision.seat + 2) % 4
+    for position, hand, number, move in positions(data):
+        if (hand, number) == (decision.hand, decision.number):
+            assert not any(tile.has(suit) for tile in position.hands[partner])
+            position.apply(move)
+            assert suit in [face.value for face in position.layout.open_ends()]
+            break
+    else:
+        pytest.fail(f"hand {decision.hand} move {decision.number} is not in the record")

@@ -46,7 +46,7 @@ from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.sampling import sample_deal
 from boneyard.players.expert.search import DEFAULT_TIME, Endgame, Objective, playout, small_endgame
 from boneyard.state import Game
-from boneyard.tiles import Tile
+from boneyard.tiles import MAX_PIPS, Tile
 from boneyard.view import SeatView
 
 #: a won game in the review's objective: far above any hand's points, so it is decoded back out
@@ -505,6 +505,9 @@ def _reason(view: SeatView, best: Move, played: Move) -> str:
         return f"{best} scores {a.points}, {played} {b.points}"
     if b.points < 0 <= a.points:
         return f"{played} took the scorpion's {b.points}"
+    partner = _partner_reason(view, best, played)
+    if partner:
+        return partner
     new_voids = [void for void in a.voids if void not in b.voids]
     if new_voids:
         seat, suit = new_voids[0]
@@ -516,6 +519,30 @@ def _reason(view: SeatView, best: Move, played: Move) -> str:
     if a.shed > b.shed:
         return f"{best} sheds {a.shed} points of hand weight, {played} {b.shed}"
     return ""
+
+
+def _partner_reason(view: SeatView, best: Move, played: Move) -> str:
+    """In partnerships: the move played left open a suit the partner has shown not to hold, the best did not."""
+    partners = [seat for seat in heuristic.side_of(view, view.seat) if seat != view.seat]
+    if not partners or not played.is_placement:
+        return ""
+    info = infer(view)
+    left_open = _ends_after(view, info, played)
+    closed = set(_ends_after(view, info, best)) if best.is_placement else set()
+    for suit in left_open:
+        for partner in partners:
+            if suit not in closed and info.lacks(partner, suit):
+                return (f"{played} left a {suit} open, and your partner {view.names[partner]} has shown not to "
+                        f"hold a {suit}")
+    return ""
+
+
+def _ends_after(view: SeatView, info: Inference, move: Move) -> list[int]:
+    """The numbers on the open ends once ``move`` is made (the table is public: any consistent deal will do)."""
+    hands, stock = sample_deal(info, random.Random(0))
+    game = determinize(info.public, hands, stock)
+    game.apply(move)
+    return [face.value for face in game.layout.open_ends() if face.value <= MAX_PIPS]
 
 
 def span(interval: tuple[float, float]) -> str:
