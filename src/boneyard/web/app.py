@@ -9,7 +9,8 @@ REST (JSON):
 
 - ``GET /api/meta``: pip positions and sizes shared with the browser's renderer, player levels;
 - ``GET /api/variants``: the ``boneyard variants --json`` data (options with their defaults);
-- ``GET /api/games[?status=running|finished]``: the games, newest first;
+- ``GET /api/games[?status=running|finished&offset=N&limit=N]``: the games, newest first, a page
+  at a time (``limit`` 1-1000, default 200);
 - ``POST /api/games``: a new game ``{variant, seats: [{name, kind: human|computer, level}],
   options, seed, hot_seat}`` (or ``players`` instead of ``seats``: seat 0 human, the rest
   computers; ``hot_seat``: one connection may play every human seat);
