@@ -27,3 +27,13 @@ def test_ray_and_local_give_identical_results(local_ray: None, tmp_path: Path) -
     assert results_only(remote.records) == results_only(local.records)
     resumed = run_tournament(settings, backend="ray", out=tmp_path)
     assert resumed.played == 0
+
+
+def test_simulate_on_ray_gives_the_same_summary_as_the_process_pool(local_ray: None) -> None:
+    from boneyard.sim.simulate import simulate
+
+    local = simulate("block", 2, 30, seed=4, ai="greedy,random", workers=2)
+    remote = simulate("block", 2, 30, seed=4, ai="greedy,random", backend="ray")
+    assert remote["backend"] == "ray"
+    timing = ("seconds", "games_per_second", "backend")
+    assert {k: v for k, v in remote.items() if k not in timing} == {k: v for k, v in local.items() if k not in timing}

@@ -34,7 +34,7 @@ from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, make_rules
-from boneyard.sim.engines import deal_next, engine_for
+from boneyard.sim.engines import deal_next, engine_for, rules_for
 from boneyard.state import Dice, Game, HandSetup
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
@@ -153,8 +153,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         game_seed = self._next_seed if self._next_seed is not None else int(self._seeds.integers(2**62))
         self._next_seed = None
         self.game_seed = game_seed
-        rules = make_rules(self.variant, self.players, self.options)
         if self.engine == "fast":
+            rules = rules_for(self.variant, self.players, self.options)
             self.fast = FastGame(rules, deal=False)
             self._fast_observer = FastObserver(self.observer, self.fast)
             self._chance = Chance(game_seed)
@@ -162,7 +162,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self._played = []
             self._synced = 0
         else:
-            self._game = Game(rules, chance=Chance(game_seed))
+            self._game = Game(make_rules(self.variant, self.players, self.options), chance=Chance(game_seed))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

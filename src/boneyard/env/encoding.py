@@ -353,9 +353,9 @@ class FastObserver:
                 if 1 <= pips <= 6:
                     ones.append(dice_at + die * 6 + pips - 1)
         vector = np.zeros(observer.size, dtype=np.float32)
-        vector[ones] = 1
-        if put:
-            vector[list(put)] = list(put.values())
+        vector[np.fromiter(ones, dtype=np.intp, count=len(ones))] = 1
+        vector[np.fromiter(put, dtype=np.intp, count=len(put))] = np.fromiter(put.values(), dtype=np.float32,
+                                                                             count=len(put))
         return vector
 
 

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import as_completed
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from boneyard.chance import game_seed
 from boneyard.errors import OptionError
@@ -62,6 +63,7 @@ def play_one(variant: str, players: int, options: Mapping[str, object] | None, s
                        played.moves, rotate, played.winners)
 
 
+_R = TypeVar("_R")
 Job = tuple[int, int]  #: (deal index, rotation)
 Chunk = tuple[str, int, Mapping[str, object] | None, list[str], int, list[Job], str]
 Progress = Callable[[int, int], None]  #: called with (games done, games in all) as games finish
@@ -165,6 +167,23 @@ def _run_pool(tasks: list[Chunk], total: int, workers: int, progress: Progress |
 
 def _run_ray(tasks: list[Chunk], total: int, address: str | None, progress: Progress | None) -> list[GameSummary]:
     """The chunks as Ray tasks (joining the cluster at ``address``, or a local Ray)."""
+    parts: dict[int, list[GameSummary]] = {}
+
+    def collect(number: int, part: list[GameSummary]) -> None:
+        parts[number] = part
+        if progress is not None:
+            progress(sum(map(len, parts.values())), total)
+
+    ray_map(_chunk, [(task,) for task in tasks], collect, address)
+    return [summary for number in range(len(tasks)) for summary in parts[number]]
+
+
+def ray_map(function: Callable[..., _R], calls: Sequence[tuple[Any, ...]], on_done: Callable[[int, _R], None],
+            address: str | None = None) -> None:
+    """``function(*call)`` for every call as Ray tasks; ``on_done(index, result)`` as each finishes.
+
+    Joins the Ray cluster at ``address``, or starts a local Ray (and stops it at the end); a Ray
+    already initialised in this process is used and left running."""
     try:
         import ray
     except ImportError:
@@ -174,22 +193,16 @@ def _run_ray(tasks: list[Chunk], total: int, address: str | None, progress: Prog
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
         started = True
     try:
-        remote = ray.remote(_chunk)
-        pending = [remote.remote(task) for task in tasks]
+        remote = ray.remote(function)
+        pending = [remote.remote(*call) for call in calls]
         number = {ref: index for index, ref in enumerate(pending)}
-        parts: dict[int, list[GameSummary]] = {}
-        done = 0
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)
             for ref in finished:
-                parts[number[ref]] = ray.get(ref)
-                done += len(parts[number[ref]])
-            if progress is not None:
-                progress(done, total)
+                on_done(number[ref], ray.get(ref))
     finally:
         if started:
             ray.shutdown()
-    return [summary for index in range(len(tasks)) for summary in parts[index]]
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

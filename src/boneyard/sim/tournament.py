@@ -44,6 +44,7 @@ from boneyard.players.base import LEVELS, Player, make_player, split_specs
 from boneyard.rules.base import find_variant, make_rules
 from boneyard.sim import engines
 from boneyard.sim.pool import stop, worker_pool
+from boneyard.sim.simulate import ray_map
 from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
 
 Format = Literal["round-robin", "gauntlet"]
@@ -245,25 +246,11 @@ def run_local(settings: Settings, tasks: Sequence[Task], on_result: OnResult, wo
 def run_ray(settings: Settings, tasks: Sequence[Task], on_result: OnResult, address: str | None = None,
             engine: str = "auto") -> None:
     """Play ``tasks`` as Ray tasks (joining the cluster at ``address``, or a local Ray)."""
-    try:
-        import ray
-    except ImportError:
-        raise TournamentError("the ray backend needs Ray: pip install 'boneyard[ray]'") from None
-    started = False
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        started = True
-    try:
-        remote = ray.remote(play_chunk)
-        pending = [remote.remote(settings, part, engine) for part in chunks(tasks)]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for records in ray.get(done):
-                for record in records:
-                    on_result(record)
-    finally:
-        if started:
-            ray.shutdown()
+    def collect(_: int, records: list[dict[str, Any]]) -> None:
+        for record in records:
+            on_result(record)
+
+    ray_map(play_chunk, [(settings, part, engine) for part in chunks(tasks)], collect, address)
 
 
 # ---------------------------------------------------------------- the results file
