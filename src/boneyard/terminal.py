@@ -172,12 +172,17 @@ class TerminalSession:
         game = self.game
         names = game.names
         partners = self.partners()
-        scores = Table.grid(padding=(0, 2))
+        rows: list[list[Text | str]] = []
         for seat, name in enumerate(names):
             marker = "▶ " if game.in_hand and game.turn == seat else "  "
             label = name + (" (partner)" if seat in partners else "")
-            scores.add_row(Text(marker + label, style="bold" if seat == self.human else ""),
-                           f"{game.scores[seat]} pts", plural(len(game.hands[seat]), "tile"))
+            rows.append([Text(marker + label, style="bold" if seat == self.human else ""),
+                         f"{game.scores[seat]} pts", plural(len(game.hands[seat]), "tile")])
+        scores = Table.grid(padding=(0, 2))
+        across = 2 if len(rows) > 4 and self.console.width >= 2 * max(len(row[0]) + 16 for row in rows) else 1
+        half = -(-len(rows) // across)  # many players: two to a line, so the table stays on one screen
+        for line in range(half):
+            scores.add_row(*[cell for row in rows[line::half] for cell in row])
         info = [f"Hand {len(game.log)}", f"stock {game.stock_left}"]
         target = getattr(game.rules, "target", None)
         if isinstance(target, int):
