@@ -287,3 +287,16 @@ def test_a_blocked_hand_shows_both_pip_totals() -> None:
     assert f"{name}: block: {own} pip{'s' if own != 1 else ''} against {other} pips → +{result.hand_points[winner]}" \
         in text
     assert ("You win the hand" if winner == 0 else "Computer 1 wins the hand") in text
+
+
+def test_seven_players_fit_on_80_by_24_with_twenty_tiles_down() -> None:
+    names = ["You", *[f"Computer {i} (greedy)" for i in range(1, 7)]]
+    for seed in range(3):
+        game = boneyard.new_game("pip", 7, seed=seed, names=names)
+        rng = random.Random(seed)
+        while game.in_hand and (game.turn != 0 or len(game.layout) < 20):
+            game.apply(rng.choice(game.legal_moves()))
+        session, console = session_for(game, ["q"], None, width=80, height=24)
+        session.human_turn()
+        lines = console.export_text().rstrip("\n").split("\n")
+        assert len(lines) <= 22 and max(map(len, lines)) <= 80, "\n".join(lines)  # and a line to answer on
