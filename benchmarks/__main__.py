@@ -9,6 +9,7 @@ the median over repeats with the min-max range.
     python -m benchmarks              # 5 repeats of 2 s per engine
     python -m benchmarks --quick      # 3 repeats of 0.5 s, smaller simulate runs
     python -m benchmarks --repeats 9 --seconds 3 --json results.json
+    python -m benchmarks --only commands   # issue 12's targets: simulate, greedy per variant, environments
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from benchmarks import workloads
 from benchmarks.workloads import Count, Workload, summary
 
+SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands"]
 PARTNERSHIP = {"partnerships": True}
 OPEN_LEAD = {"first_lead": "random_player_any_tile"}  # OpenSpiel's player 0 leads any tile
 
@@ -99,9 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, help="seconds per engine per repeat (default 2, quick 0.5)")
     parser.add_argument("--simulate-games", type=int, help="games per simulate run (default 3000, quick 600)")
     parser.add_argument("--skip", action="append", default=[],
-                        choices=["anchors", "throughput", "simulate", "primitives"], help="leave a section out")
+                        choices=SECTIONS, help="leave a section out")
+    parser.add_argument("--only", action="append", default=[], choices=SECTIONS, help="run only this section")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
+    if args.only:
+        args.skip = [section for section in SECTIONS if section not in args.only]
     repeats = args.repeats or (3 if args.quick else 5)
     seconds = args.seconds or (0.5 if args.quick else 2.0)
     sim_games = args.simulate_games or (600 if args.quick else 3000)
@@ -212,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {label:<24} {mid:7.2f} ({low:.2f}-{high:.2f})")
         results["primitives_us"] = timings
 
+    if "commands" not in args.skip:
+        results["commands"] = commands(repeats, seconds, sim_games, notes)
+
     for note in notes:
         print("note:", note)
     print(f"\ntotal {time.perf_counter() - started:.0f} s; load average {os.getloadavg()[0]:.2f} at the end")
@@ -219,6 +227,75 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(results, out, indent=2)
     return 0
+
+
+def commands(repeats: int, seconds: float, sim_games: int, notes: list[str]) -> list[dict[str, Any]]:
+    """Issue 12's targets, each side by side in one run: ``boneyard simulate`` (the command, a fresh
+    process) against OpenSpiel's ``python_block_dominoes``; ``simulate`` with greedy players on the fast
+    and the reference engine for every variant; the PettingZoo environment's steps/s on both engines."""
+    from boneyard.fast import unsupported
+    from boneyard.rules.base import VARIANTS, find_variant, make_rules
+
+    table = Table()
+    print(f"\nthe commands ({sim_games} games per simulate run):", flush=True)
+    block = ["block", "--players", "2", "--ai", "random,random", "--games", str(sim_games)]
+    got: dict[str, list[Count]] = {"one": [], "all": [], "openspiel": []}
+    for repeat in range(repeats):
+        got["one"].append(workloads.command_simulate([*block, "--seed", str(repeat), "--workers", "1"]))
+        got["all"].append(workloads.command_simulate([*block, "--seed", str(repeat)]))
+        if have("pyspiel"):
+            got["openspiel"].append(workloads.openspiel_block(seconds, 1000 + repeat))
+    game = "2p Block, random"
+    for key, label in (("one", "boneyard simulate --workers 1"), ("all", f"boneyard simulate ({os.cpu_count()} "
+                                                                           "workers)")):
+        table.add(label, game, got[key], ratios(got[key], got["openspiel"], "placements") or None,
+                  "OpenSpiel's placements/s")
+    if got["openspiel"]:
+        table.add("OpenSpiel 2.0.2 python_block_dominoes", "2p Block, 1 deal, random", got["openspiel"], None)
+    else:
+        notes.append("open_spiel is not installed (pip install open_spiel==2.0.2): no simulate ratio")
+    print(table.render(), flush=True)
+
+    greedy_games = max(4, sim_games // 100)
+    for variant in sorted(VARIANTS):
+        players = find_variant(variant).min_players
+        fast_plays = not unsupported(make_rules(variant, players))
+        runs: dict[str, list[Count]] = {"auto": [], "reference": []}
+        for repeat in range(repeats):
+            summaries = []
+            for engine in (("auto", "reference") if repeat % 2 == 0 else ("reference", "auto")):
+                count, same = workloads.simulate_games(variant, players, greedy_games, "greedy", engine, repeat)
+                runs[engine].append(count)
+                summaries.append(same)
+            if summaries[0] != summaries[1]:
+                raise SystemExit(f"simulate {variant}: the engines disagree for seed {repeat}")
+        game = f"simulate {variant} {players}p, greedy"
+        label = "fast engine" if fast_plays else "auto (reference: no fast engine yet)"
+        table.add(f"{label}", game, runs["auto"], ratios(runs["auto"], runs["reference"], "games"),
+                  "reference games/s")
+        table.add("reference engine", game, runs["reference"], None)
+        print(table.render().splitlines()[-2], flush=True)
+
+    import inspect
+
+    from boneyard.env import raw_env
+
+    engines = ["reference", "auto"] if "engine" in inspect.signature(raw_env).parameters else ["reference"]
+    for variant in sorted(VARIANTS):
+        players = find_variant(variant).min_players
+        env_runs = side_by_side({engine: workloads.env_steps(variant, players, engine) for engine in engines},
+                                repeats, seconds)
+        game = f"env {variant} {players}p, random"
+        if "auto" in env_runs:
+            table.add("environment, auto engine", game, env_runs["auto"],
+                      ratios(env_runs["auto"], env_runs["reference"], "moves"), "reference steps/s")
+        table.add("environment, reference engine", game, env_runs["reference"], None)
+        print(table.render().splitlines()[-1], flush=True)
+    print()
+    print(table.render())
+    print("(moves/s of the environment rows are steps/s; simulate rows through the command are wall-clock, "
+          "start-up included)")
+    return table.rows
 
 
 if __name__ == "__main__":

@@ -260,3 +260,63 @@ def primitives(budget: float, seed: int) -> dict[str, float]:
 def summary(values: list[float]) -> tuple[float, float, float]:
     """Median, min and max."""
     return statistics.median(values), min(values), max(values)
+
+
+# ---------------------------------------------------------------- the commands (issue 12's targets)
+def command_simulate(args: list[str]) -> Count:
+    """``boneyard simulate ARGS --json`` run as a user runs it (a fresh process); the count is
+    from its JSON summary and the time is the whole command's wall clock, start-up included."""
+    import json
+    import subprocess
+    import sys
+
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "boneyard", "simulate", *args, "--json"], capture_output=True,
+                         text=True, check=True)
+    seconds = time.perf_counter() - start
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return Count(games=data["games"], moves=data["moves"], placements=data["placements"], seconds=seconds)
+
+
+def simulate_games(variant: str, players: int, games: int, ai: str, engine: str,
+                   seed: int) -> tuple[Count, dict[str, Any]]:
+    """``simulate(...)`` in this process with one worker; the count (time inside ``simulate``) and the
+    summary without its timing, so two engines' summaries can be compared."""
+    from boneyard.sim.simulate import simulate
+
+    result = simulate(variant, players, games, seed=seed, ai=ai, workers=1, engine=engine)
+    seconds = result["seconds"]
+    assert isinstance(seconds, float)
+    count = Count(games=games, moves=int(str(result["moves"])), placements=int(str(result["placements"])),
+                  seconds=seconds)
+    same = {key: value for key, value in result.items() if key not in ("seconds", "games_per_second", "engine")}
+    return count, same
+
+
+def env_steps(variant: str, players: int, engine: str) -> Workload:
+    """The PettingZoo environment: ``observe`` (what ``last()`` returns) and ``step`` with a uniformly
+    random legal action from the mask, whole games one after another."""
+
+    def run(budget: float, seed: int) -> Count:
+        import numpy as np
+
+        from boneyard.env import raw_env
+
+        game = raw_env(variant, players, seed=seed, engine=engine)
+        game.reset(seed=seed)
+        rng = random.Random(seed)
+
+        def step(count: Count) -> None:  # 100 steps, so the budget is kept
+            for _ in range(100):
+                agent = game.agent_selection
+                if game.terminations[agent] or game.truncations[agent]:
+                    game.reset()
+                    count.games += 1
+                    continue
+                mask = game.observe(agent)["action_mask"]
+                game.step(int(rng.choice(np.flatnonzero(mask))))
+                count.moves += 1
+
+        return timed(step, budget)
+
+    return run
