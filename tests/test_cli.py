@@ -211,10 +211,11 @@ def _play_lines(path: Path, answers: int, *extra: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_a_resumed_game_goes_on_exactly_as_if_it_had_never_stopped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("level", ["greedy", "random"])  # a random computer draws the same numbers after a resume
+def test_a_resumed_game_goes_on_exactly_as_if_it_had_never_stopped(tmp_path: Path, level: str) -> None:
     straight, stopped = tmp_path / "straight.json", tmp_path / "stopped.json"
-    _play_lines(straight, 60)
-    _play_lines(stopped, 3)
+    _play_lines(straight, 60, "--ai", level)
+    _play_lines(stopped, 3, "--ai", level)
     for _ in range(3):  # quit and resume three times, within hand 1 and later hands
         resumed = run("play", "--resume", str(stopped), stdin="1\n" * 19 + "q\n")
         assert resumed.returncode == 0, resumed.stderr
