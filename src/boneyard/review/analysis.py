@@ -221,9 +221,11 @@ def estimate(view: SeatView, rng: random.Random, *, seconds: float = DEFAULT_TIM
         count = result.samples
         if samples is not None and count >= samples:
             break
-        if deadline is not None and count >= MIN_SAMPLES and time.perf_counter() >= deadline:
+        late = deadline if count >= MIN_SAMPLES else None
+        if late is not None and time.perf_counter() >= late:
             break
-        _add_deal(result, view, info, objective, root, rng)
+        if not _add_deal(result, view, info, objective, root, rng, late):
+            break
     if root is not None and root.noisy:
         result.exact = False
     return result
@@ -235,22 +237,32 @@ def _banked(view: SeatView, objective: Objective) -> float:
 
 
 def _add_deal(result: Estimate, view: SeatView, info: Inference, objective: _ReviewObjective,
-              root: FastRoot | None, rng: random.Random) -> None:
+              root: FastRoot | None, rng: random.Random, deadline: float | None) -> bool:
+    """Value every move on one more sampled deal; a deal the ``deadline`` cuts short is left out (``False``),
+    so every move keeps the same deals and the comparisons stay paired."""
     hands, stock = sample_deal(info, rng)
     seed = rng.getrandbits(32)
     if root is not None:
         root.load(hands, stock)
-    for index, move in enumerate(result.moves):
+    values: list[float] = []
+    exact = True
+    for move_index, move in enumerate(result.moves):
+        if deadline is not None and time.perf_counter() >= deadline:
+            return False
         if root is not None:
-            value = root.evaluate(index, random.Random(seed))
+            value = root.evaluate(move_index, random.Random(seed))
         else:
             game = determinize(info.public, hands, stock)
             game.apply(move)
-            value, exact = _reference_value(game, objective, random.Random(seed))
-            result.exact &= exact
+            value, solved = _reference_value(game, objective, random.Random(seed))
+            exact &= solved
+        values.append(value)
+    result.exact &= exact
+    for index, value in enumerate(values):
         points, outcome = _split(value)
         result.points[index].append(points)
         result.results[index].append(outcome)
+    return True
 
 
 def _reference_value(game: Game, objective: Objective, rng: random.Random) -> tuple[float, bool]:
