@@ -104,11 +104,15 @@ def test_quit_while_saving_fails_asks_and_s_file_saves_elsewhere(tmp_path: Path)
     bad.write_text("")
     elsewhere = tmp_path / "elsewhere.json"
     game = boneyard.new_game("all-fives", 2, seed=3)
-    session, console = session_for(game, ["1", "q", f"s {elsewhere}", "1", "q"], None)
+    taken = tmp_path / "taken.json"
+    record.save(boneyard.new_game("block", 2, seed=1), taken)
+    session, console = session_for(game, ["1", "q", f"s {taken}", f"s {elsewhere}", "1", "q"], None)
     session.save_path = bad / "g.json"
     session.run()
     text = " ".join(console.export_text().split())
     assert "q again to quit without saving" in text
+    assert f"Not saved: {taken} holds an unfinished game of Block dominoes" in text and "choose another file" in text
+    assert "--force" not in text
     assert f"Saved to {elsewhere}" in text
     assert record.load(elsewhere)["hands"] == record.to_record(game)["hands"]
 

@@ -52,8 +52,10 @@ class HandChance(Chance):
 
 
 # ---------------------------------------------------------------- save files
-def check_save_path(path: Path, *, force: bool = False, resuming: Path | None = None) -> None:
-    """Refuse a save path that would fail or destroy something; ``resuming`` is the record the game came from."""
+def check_save_path(path: Path, *, force: bool = False, resuming: Path | None = None,
+                    command_line: bool = True) -> None:
+    """Refuse a save path that would fail or destroy something; ``resuming`` is the record the game came from
+    (``command_line``: the refusal may suggest options of ``boneyard play``)."""
     if path.is_dir():
         raise SaveError(f"{path} is a folder; name a file, e.g. {path / 'game.boneyard.json'}")
     folder = path.parent
@@ -66,8 +68,9 @@ def check_save_path(path: Path, *, force: bool = False, resuming: Path | None = 
             raise SaveError(f"{path}: the file cannot be written (permission denied)")
         same = resuming is not None and resuming.exists() and os.path.samefile(path, resuming)
         if not same and not force:
-            raise SaveError(f"{path} {_holds(path)}; "
-                            f"resume it with `boneyard play --resume {path}`, or pass --force to overwrite it")
+            advice = f"resume it with `boneyard play --resume {path}`, or pass --force to overwrite it" \
+                if command_line else "choose another file"
+            raise SaveError(f"{path} {_holds(path)}; {advice}")
     elif not os.access(folder, os.W_OK | os.X_OK):
         raise SaveError(f"{path}: cannot create a file in {folder} (permission denied)")
 
@@ -332,7 +335,7 @@ class TerminalSession:
     def save_elsewhere(self, text: str) -> None:
         path = Path(text).expanduser()
         try:
-            check_save_path(path)
+            check_save_path(path, command_line=False)
         except SaveError as error:
             self.console.print(f"Not saved: {error}", style="red", highlight=False)
             return
