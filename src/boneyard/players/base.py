@@ -145,34 +145,40 @@ class GreedyPlayer:
     def choose_action(self, game: FastGame) -> int:
         """The same choice on the fast engine: a placement's points are what ``apply`` scores
         (taken back with ``undo``)."""
-        actions = fast_order(game, game.legal_actions())
-        if len(actions) == 1:
-            return actions[0]
         tile_value = game.rules.tile_value
-        if game.rules.name in _LINE_ACTIONS:  # a placement is tile * arms + arm, below draw and pass
-            tiles = game.t.tiles
-            arms = game.arms
-            draw = game.draw
-            apply = game.apply
-            undo = game.undo
-            scores = game.scores_during_hand  # Block and Draw: a placement scores nothing until the hand ends
+        if game.rules.name not in _LINE_ACTIONS:  # each action's move is built once, for the order and the rank
+            moves = {action: game.to_move(action) for action in game.legal_actions()}
+            if len(moves) == 1:
+                return next(iter(moves))
 
-            def rank(action: int) -> tuple[int, ...]:
-                if action >= draw:
-                    return (0, 0, 0, 0)
-                points = 0
-                if scores:
-                    points = apply(action)
-                    undo()
-                return placement_rank(points, tiles[action // arms], tile_value)
-        else:
-            def rank(action: int) -> tuple[int, ...]:
-                move = game.to_move(action)
+            def rank_move(action: int) -> tuple[int, ...]:
+                move = moves[action]
                 points = 0
                 if move.is_placement:
                     points = game.apply(action)
                     game.undo()
                 return greedy_rank(move, points, tile_value)
+
+            return first_best(sorted(moves, key=lambda action: move_order(moves[action])), rank_move)
+        actions = fast_order(game, game.legal_actions())
+        if len(actions) == 1:
+            return actions[0]
+        # a placement of the line games is tile * arms + arm, below draw and pass
+        tiles = game.t.tiles
+        arms = game.arms
+        draw = game.draw
+        apply = game.apply
+        undo = game.undo
+        scores = game.scores_during_hand  # Block and Draw: a placement scores nothing until the hand ends
+
+        def rank(action: int) -> tuple[int, ...]:
+            if action >= draw:
+                return (0, 0, 0, 0)
+            points = 0
+            if scores:
+                points = apply(action)
+                undo()
+            return placement_rank(points, tiles[action // arms], tile_value)
 
         return first_best(actions, rank)
 
