@@ -8,6 +8,7 @@ heuristic seat decides from a reference view while the others choose on the fast
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -138,3 +139,22 @@ def test_tournament_same_records_on_both_engines(tmp_path: Path) -> None:
     assert [r["moves"] for r in fast.records] == [r["moves"] for r in reference.records]
     with pytest.raises(OptionError, match="unknown engine"):
         run_tournament(settings, workers=1, engine="warp", out=tmp_path)
+
+
+def test_the_commands_take_an_engine() -> None:
+    from typer.testing import CliRunner
+
+    from boneyard.cli import app
+
+    runner = CliRunner()
+    args = ["simulate", "block", "--games", "3", "--seed", "2", "--workers", "1", "--json"]
+    fast = runner.invoke(app, [*args, "--engine", "fast"])
+    reference = runner.invoke(app, [*args, "--engine", "reference"])
+    assert fast.exit_code == reference.exit_code == 0, fast.output + reference.output
+    one, two = json.loads(fast.stdout), json.loads(reference.stdout)
+    assert (one["engine"], two["engine"]) == ("fast", "reference")
+    assert without_timing(one) == without_timing(two)
+    bad = runner.invoke(app, [*args, "--engine", "turbo"])
+    assert bad.exit_code == 2
+    assert "unknown engine 'turbo'" in bad.output
+    assert "Traceback" not in bad.output
