@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from boneyard import Game, make_rules, record
+from boneyard import Game, Move, make_rules, record
 from boneyard.chance import Chance
 from boneyard.cli import app
 from boneyard.players.base import make_player
@@ -373,3 +373,23 @@ def test_a_partner_void_in_the_reason_is_true() -> None:
             break
     else:
         pytest.fail(f"hand {decision.hand} move {decision.number} is not in the record")
+
+
+def test_saving_a_game_again_keeps_the_annotations_of_its_moves(tmp_path: Path) -> None:
+    data = block_endgame("0-2@6")
+    annotated = annotate(data, review(data, [1], FAST))
+    notes = annotated["hands"][0]["annotations"]
+    path = tmp_path / "game.boneyard.json"
+    path.write_text(record.dumps(annotated), encoding="utf-8")
+    game = record.replay(record.load(path))
+    game.apply(game.legal_moves()[0])  # play on, as a resumed game does, saving after the move
+    record.save(game, path)
+    assert record.annotations_of(record.load(path)) == [notes]
+    game.undo()
+    game.undo()  # Bob takes back his reviewed move and plays the better one: its annotation goes
+    game.apply(Move.parse("5-4@8"))
+    record.save(game, path)
+    assert record.annotations_of(record.load(path)) == [record.trimmed(notes[:9])]
+    other = tmp_path / "other.boneyard.json"
+    record.save(game, other)  # a new file has none
+    assert record.annotations_of(record.load(other)) == [[]]

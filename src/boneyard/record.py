@@ -39,9 +39,7 @@ def to_record(game: Game, *, seed: int | None = None, meta: dict[str, Any] | Non
         "hands": [_hand_record(game, log) for log in game.log],
     }
     for hand, notes in zip(record["hands"], annotations or [], strict=False):
-        kept = list(notes[:len(hand["moves"])])
-        while kept and kept[-1] is None:
-            kept.pop()
+        kept = trimmed(notes[:len(hand["moves"])])
         if kept:
             hand["annotations"] = kept
     if seed is None and game.chance is not None:
@@ -71,9 +69,14 @@ def dumps(record: dict[str, Any]) -> str:
 
 
 def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> Path:
-    """Write ``game``'s record atomically (a crash never leaves half a file)."""
+    """Write ``game``'s record atomically (a crash never leaves half a file).
+
+    Rewriting a record of the same game keeps its annotations of the moves that are still there."""
     target = Path(path)
-    text = dumps(to_record(game, **kwargs))
+    data = to_record(game, **kwargs)
+    if "annotations" not in kwargs and target.is_file():
+        _keep_annotations(target, data)
+    text = dumps(data)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
@@ -84,6 +87,35 @@ def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return target
+
+
+def _keep_annotations(old_path: Path, data: dict[str, Any]) -> None:
+    """Copy into ``data`` the annotations of the record at ``old_path``, hand by hand, where the deal is the
+    same, for the moves both records share from the start (an unreadable old file keeps nothing)."""
+    try:
+        old = load(old_path)
+        notes = annotations_of(old)
+    except RecordError:
+        return
+    for old_hand, hand, hand_notes in zip(old.get("hands", []), data["hands"], notes, strict=False):
+        if not hand_notes or old_hand.get("deal") != hand["deal"]:
+            continue
+        shared = 0
+        for before, now in zip(old_hand.get("moves", []), hand["moves"], strict=False):
+            if before != now:
+                break
+            shared += 1
+        kept = trimmed(hand_notes[:shared])
+        if kept:
+            hand["annotations"] = kept
+
+
+def trimmed(notes: list[Any]) -> list[Any]:
+    """Per-move annotations without the ``null`` ones at the end (the moves after them are not annotated)."""
+    kept = list(notes)
+    while kept and kept[-1] is None:
+        kept.pop()
+    return kept
 
 
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -351,4 +383,4 @@ def annotation_text(note: dict[str, Any], move: str = "") -> str:
 
 
 __all__ = ["FORMAT", "annotation_text", "annotations_of", "dumps", "game_json", "load", "loads", "replay",
-           "replay_json", "replay_text", "save", "to_record"]
+           "replay_json", "replay_text", "save", "to_record", "trimmed"]

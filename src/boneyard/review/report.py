@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from boneyard import record
 from boneyard.review.analysis import MARKS, Decision, Review, span
 
 HINDSIGHT = "open hands (hindsight: every hand and the stock order known)"
@@ -25,8 +26,7 @@ def annotate(data: dict[str, Any], result: Review) -> dict[str, Any]:
             note = notes.get((number, index + 1))
             if note is not None:
                 current[index] = note
-        while current and current[-1] is None:
-            current.pop()
+        current = record.trimmed(current)
         if current:
             hand["annotations"] = current
         else:
