@@ -232,9 +232,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         if self.fast is not None:
-            mask = np.zeros(self.codec.size, dtype=np.int8)
-            mask[list(self._fast_moves(self.agent_seat[agent or self.agent_selection]))] = 1
-            return mask
+            assert self._fast_observer is not None
+            return self._fast_observer.mask(self._fast_moves(self.agent_seat[agent or self.agent_selection]))
         assert self._game is not None
         return self.codec.mask(self.legal_moves(agent), slot_owners(self._game.layout))
 
@@ -245,9 +244,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             legal = self._fast_moves(seat)
             vector = self._fast_observer.observe(self.fast, seat, self.seen[seat], self.lacks, legal, self._owners,
                                                  self.dice, self._table)
-            mask = np.zeros(self.codec.size, dtype=np.int8)
-            mask[list(legal)] = 1
-            return {"observation": vector, "action_mask": mask}
+            return {"observation": vector, "action_mask": self._fast_observer.mask(legal)}
         game = self._game
         assert game is not None
         moves = self.legal_moves(agent)

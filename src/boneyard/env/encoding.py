@@ -34,6 +34,7 @@ observer (0 = itself, 1 = the next seat, …).  In order (``V`` = the halves of 
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -246,6 +247,13 @@ class FastObserver:
         self.codec = codec
         #: the codec's index of each fast tile index
         self.position = [codec.position[tile] for tile in game.t.tiles]
+        offsets = observer.offsets
+        self.hand_at, self.table_at, self.seen_at = offsets["hand"], offsets["table"], offsets["seen"]
+        self.ends_at, self.phase_at, self.stock_at = offsets["ends"], offsets["phase"], offsets["stock"]
+        self.scores_at, self.sizes_at = offsets["scores"], offsets["hand_sizes"]
+        self.lacks_at, self.dice_at = offsets["lacks"], offsets["dice"]
+        self._zeros = bytes(4 * observer.size)  # float32 zeros
+        self._mask_zeros = bytes(codec.size)
 
     def owners(self, game: FastGame) -> list[int]:
         """The table indices of the tiles with an open end, in slot order (:func:`slot_owners`)."""
@@ -287,26 +295,24 @@ class FastObserver:
         """:meth:`Observer.observe` of ``seat`` (``legal``: its moves from :meth:`legal`, empty off turn;
         ``table``: the bit set of the tiles on the table, which the environment keeps as tiles are placed).
 
-        The positions that hold 1 are collected as plain integers and the other values as pairs, and
-        written into the vector with two NumPy assignments (one per element costs far more)."""
+        The vector is filled as a plain ``array`` of floats and handed to NumPy without a copy: setting
+        NumPy elements one by one, or gathering them for one fancy assignment, costs several times more."""
         observer = self.observer
         codec = self.codec
-        offsets = observer.offsets
+        vector = array("f", self._zeros)
         position = self.position
-        ones: list[int] = []
-        put: dict[int, float] = {}
-        hand_at, table_at, seen_at = offsets["hand"], offsets["table"], offsets["seen"]
-        held = [position[index] for index in bits(game.hands[seat])]
-        placed = [position[index] for index in bits(table)]
-        ones += [hand_at + index for index in held]
-        ones += [table_at + index for index in placed]
-        ones += [seen_at + index for index in held]
-        ones += [seen_at + index for index in placed]
+        hand_at, table_at, seen_at = self.hand_at, self.table_at, self.seen_at
+        for index in bits(game.hands[seat]):
+            at = position[index]
+            vector[hand_at + at] = vector[seen_at + at] = 1.0
+        for index in bits(table):
+            at = position[index]
+            vector[table_at + at] = vector[seen_at + at] = 1.0
         for tile in seen:
-            ones.append(seen_at + codec.position[tile])
+            vector[seen_at + codec.position[tile]] = 1.0
         slot_of = {tip: slot for slot, tip in enumerate(owners)}
         width = observer.end_width
-        ends_at = offsets["ends"]
+        ends_at = self.ends_at
         values = len(observer.halves)
         halves = observer.halves
         value, weight, owner = game.value, game.weight, game.owner
@@ -314,49 +320,48 @@ class FastObserver:
             if value[arm] < 0:
                 continue
             row = ends_at + slot_of[owner[arm]] * width
-            ones.append(row + halves[value[arm]])
-            put[row + values] = min(1.0, put.get(row + values, 0.0) + weight[arm] / 2)
-            ones.append(row + values + 2)
-        lead = draw = False
+            vector[row + halves[value[arm]]] = 1.0
+            vector[row + values] = min(1.0, vector[row + values] + weight[arm] / 2)
+            vector[row + values + 2] = 1.0
         slots = codec.slots
+        lead_base = codec.lead_base
+        phase_at = self.phase_at
         for number in legal:
-            if number < codec.lead_base:
-                ones.append(ends_at + number % slots * width + values + 1)
+            if number < lead_base:
+                vector[ends_at + number % slots * width + values + 1] = 1.0
             elif number < codec.give_base:
-                lead = True
+                vector[phase_at] = 1.0
             elif number == codec.draw_action:
-                draw = True
+                vector[phase_at + 4] = 1.0
         players = observer.players
         scores = game.scores
         hands = game.hands
         count = len(codec.tiles)
-        scores_at, sizes_at = offsets["scores"], offsets["hand_sizes"]
+        scores_at, sizes_at = self.scores_at, self.sizes_at
         scale = observer.score_scale
         for offset in range(players):
             other = (seat + offset) % players
-            put[scores_at + offset] = min(SCORE_BOUND, max(-SCORE_BOUND, scores[other] / scale))
-            put[sizes_at + offset] = hands[other].bit_count() / count
-        put[offsets["stock"]] = game.stock_left / count
-        lacks_at = offsets["lacks"]
+            vector[scores_at + offset] = min(SCORE_BOUND, max(-SCORE_BOUND, scores[other] / scale))
+            vector[sizes_at + offset] = hands[other].bit_count() / count
+        vector[self.stock_at] = game.stock_left / count
+        lacks_at = self.lacks_at
         for offset in range(1, players):
             for number in lacks[(seat + offset) % players]:
                 if number in halves:
-                    ones.append(lacks_at + (offset - 1) * values + halves[number])
-        phase_at = offsets["phase"]
-        if lead:
-            ones.append(phase_at)
-        if draw:
-            ones.append(phase_at + 4)
+                    vector[lacks_at + (offset - 1) * values + halves[number]] = 1.0
         if dice is not None:
-            dice_at = offsets["dice"]
+            dice_at = self.dice_at
             for die, pips in enumerate((*dice.flower, *dice.scorpion)):
                 if 1 <= pips <= 6:
-                    ones.append(dice_at + die * 6 + pips - 1)
-        vector = np.zeros(observer.size, dtype=np.float32)
-        vector[np.fromiter(ones, dtype=np.intp, count=len(ones))] = 1
-        vector[np.fromiter(put, dtype=np.intp, count=len(put))] = np.fromiter(put.values(), dtype=np.float32,
-                                                                             count=len(put))
-        return vector
+                    vector[dice_at + die * 6 + pips - 1] = 1.0
+        return np.frombuffer(vector, dtype=np.float32)
+
+    def mask(self, legal: Mapping[int, int]) -> np.ndarray:
+        """The action mask of the legal action numbers (``int8``)."""
+        mask = bytearray(self._mask_zeros)
+        for number in legal:
+            mask[number] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
 
 def number_values(values: Sequence[int]) -> set[int]:
