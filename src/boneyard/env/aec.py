@@ -21,6 +21,7 @@ moves played only when it is read (for rendering, or for a player that decides f
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, NoReturn
 
@@ -98,7 +99,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self._legal: dict[int, int] | None = None  #: the fast position's action numbers → fast actions
         self._owners: list[int] = []
         self.dice: Dice | None = None
-        self._table = 0  #: the fast hand's tiles on the table (a bit set of tile indices)
+        self._table: array[float] = array("f")  #: the fast observation's table part, kept as tiles are placed
         self.game_seed = 0
 
     # ------------------------------------------------------------ spaces
@@ -186,7 +187,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                 setup = deal_next(fast, self._chance)
                 self._played.append(setup)
                 self.dice = setup.dice
-            self._table = 0
+            assert self._fast_observer is not None
+            self._table = self._fast_observer.new_table()
             self._legal = None
         else:
             assert self._game is not None
@@ -293,7 +295,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self._track_fast(seat, chosen)
             self._played.append(fast.to_move(chosen))
             if chosen < fast.draw:
-                self._table |= 1 << (chosen // fast.arms)
+                assert self._fast_observer is not None
+                self._fast_observer.place(self._table, chosen // fast.arms)
             fast.apply(chosen)
             self._legal = None
             scores, finished, turn = fast.scores, fast.finished, fast.turn

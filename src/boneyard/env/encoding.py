@@ -291,23 +291,20 @@ class FastObserver:
         return out
 
     def observe(self, game: FastGame, seat: int, seen: set[Tile], lacks: Sequence[set[int]],
-                legal: Mapping[int, int], owners: Sequence[int], dice: Dice | None, table: int) -> np.ndarray:
+                legal: Mapping[int, int], owners: Sequence[int], dice: Dice | None, table: array[float]) -> np.ndarray:
         """:meth:`Observer.observe` of ``seat`` (``legal``: its moves from :meth:`legal`, empty off turn;
-        ``table``: the bit set of the tiles on the table, which the environment keeps as tiles are placed).
+        ``table``: the vector's table part, kept by the environment with :meth:`new_table` and :meth:`place`).
 
         The vector is filled as a plain ``array`` of floats and handed to NumPy without a copy: setting
         NumPy elements one by one, or gathering them for one fancy assignment, costs several times more."""
         observer = self.observer
         codec = self.codec
-        vector = array("f", self._zeros)
+        vector = array("f", table)
         position = self.position
-        hand_at, table_at, seen_at = self.hand_at, self.table_at, self.seen_at
+        hand_at, seen_at = self.hand_at, self.seen_at
         for index in bits(game.hands[seat]):
             at = position[index]
             vector[hand_at + at] = vector[seen_at + at] = 1.0
-        for index in bits(table):
-            at = position[index]
-            vector[table_at + at] = vector[seen_at + at] = 1.0
         for tile in seen:
             vector[seen_at + codec.position[tile]] = 1.0
         slot_of = {tip: slot for slot, tip in enumerate(owners)}
@@ -355,6 +352,15 @@ class FastObserver:
                 if 1 <= pips <= 6:
                     vector[dice_at + die * 6 + pips - 1] = 1.0
         return np.frombuffer(vector, dtype=np.float32)
+
+    def new_table(self) -> array[float]:
+        """An observation with nothing on the table (the part :meth:`place` fills as tiles are placed)."""
+        return array("f", self._zeros)
+
+    def place(self, table: array[float], tile: int) -> None:
+        """Mark the fast tile index ``tile`` as on the table (and so seen by every seat)."""
+        at = self.position[tile]
+        table[self.table_at + at] = table[self.seen_at + at] = 1.0
 
     def mask(self, legal: Mapping[int, int]) -> np.ndarray:
         """The action mask of the legal action numbers (``int8``)."""
