@@ -142,9 +142,9 @@ def test_the_only_move_that_avoids_a_block_loss_is_best_and_the_other_a_mistake(
     assert right.open_hands == truth["5-4@8"][0]
 
 
-def fives_position(move: str) -> dict[str, Any]:
+def fives_position(move: str, **extra: object) -> dict[str, Any]:
     """All Fives: Bob leads 6-3 (9, nothing); Ann holds 6-6 (on the 6: 12 + 3 = 15) and 3-2 (6 + 2, nothing)."""
-    options = {"first_lead": "random_player_any_tile"}  # Bob's lead, whoever holds the heaviest double
+    options = {"first_lead": "random_player_any_tile", **extra}  # Bob's lead, whoever holds the heaviest double
     rules = make_rules("all-fives", 2, options)
     setup = filled(rules, ["6-6 3-2 1-0 2-0 1-1 2-1 3-0", "6-3"], leader=1)
     return {
@@ -168,6 +168,18 @@ def test_a_move_scoring_15_against_one_scoring_nothing() -> None:
     assert "scores 15" in missed.comment
     scored = review(fives_position("6-6@1"), [0], settings).decisions[0]
     assert scored.mark == "best" and scored.played == scored.best
+
+
+def test_where_the_game_ends_moves_are_compared_by_the_game() -> None:
+    """To 15, played at once: 6-6@1 wins the game on the spot; 3-2@1 leaves it open."""
+    settings = Settings(samples=20, seed=2, open_hands=False)
+    missed = review(fives_position("3-2@1", target=15), [0], settings).decisions[0]
+    assert str(missed.best) == "6-6@1" and missed.best_win == 1.0
+    assert missed.win is not None and missed.win < 1.0
+    assert missed.by_game and missed.mark in ("inaccuracy", "mistake", "blunder")
+    assert "6-6@1 wins the game in 100% of the deals" in missed.comment
+    won = review(fives_position("6-6@1", target=15), [0], settings).decisions[0]
+    assert (won.mark, won.win) == ("best", 1.0)
 
 
 def test_forced_moves_are_skipped_and_counted() -> None:

@@ -485,12 +485,12 @@ def judge(view: SeatView, hand: int, number: int, played: Move, settings: Settin
         (low, high), mark, est.samples, est.exact,
         win=est.win_rate(mine) if ending else None, best_win=est.win_rate(best) if ending else None,
         by_game=by_game)
-    decision.comment = explain(view, decision)
+    decision.comment = explain(view, decision, est)
     return decision
 
 
 # ---------------------------------------------------------------------------- words
-def explain(view: SeatView, decision: Decision) -> str:
+def explain(view: SeatView, decision: Decision, est: Estimate | None = None) -> str:
     """Why the best move was better than the one played, in a few words ("" when it was the best)."""
     played, best = decision.played, decision.best
     if played == best:
@@ -499,12 +499,21 @@ def explain(view: SeatView, decision: Decision) -> str:
         return f"{best} was {decision.loss:.1f} points better, too little to call {played} an inaccuracy"
     if decision.mark == "best":
         return f"within the noise of {best} ({decision.loss:+.1f} points, interval {span(decision.interval)})"
-    if decision.by_game and decision.win is not None and decision.best_win is not None:
-        why = (f"{best} wins the game in {decision.best_win:.0%} of the deals, "
-               f"{played} in {decision.win:.0%}")
+    if decision.by_game and est is not None:
+        why = _game_words(est, best, played)
     else:
         why = _reason(view, best, played) or f"{best} does better in the sampled deals"
     return f"{played} cost {decision.loss:.1f} points: {why}"
+
+
+def _game_words(est: Estimate, best: Move, played: Move) -> str:
+    """The game's result in words: the wins where they differ, else the losses."""
+    a, b = est.moves.index(best), est.moves.index(played)
+    wins = est.win_rate(a), est.win_rate(b)
+    if round(wins[0], 2) != round(wins[1], 2):
+        return f"{best} wins the game in {wins[0]:.0%} of the deals, {played} in {wins[1]:.0%}"
+    losses = [est.win_rate(i) - est.game_result(i) for i in (a, b)]  # won minus lost = the game's result
+    return f"{best} loses the game in {losses[0]:.0%} of the deals, {played} in {losses[1]:.0%}"
 
 
 def _reason(view: SeatView, best: Move, played: Move) -> str:
