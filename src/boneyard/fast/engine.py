@@ -144,12 +144,13 @@ class FastGame:
     """
 
     __slots__ = (
-        "_can_draw_mode", "_count_points", "_cover", "_dead", "_doubles", "_end_saved", "_gains", "_hand_points",
-        "_immediate", "_mode", "_partners", "_reserve", "_scoring", "_target", "_undo", "_unit", "_voluntary", "arms",
-        "count", "draw", "drawn", "finished", "flower", "hand_number", "hand_size", "hands", "in_hand", "last_end",
-        "last_leader", "last_winner", "lead_double", "lead_mask", "lead_sides", "lead_spinner", "lead_tile", "leader",
-        "narms", "owner", "passes", "passing", "placed", "players", "rng", "rules", "scores", "scorpion", "spin",
-        "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight", "winner",
+        "_can_draw_mode", "_count_points", "_cover", "_dead", "_dice", "_doubles", "_end_saved", "_gains",
+        "_hand_points", "_immediate", "_mode", "_partners", "_reserve", "_scoring", "_target", "_undo", "_unit",
+        "_voluntary", "arms", "count", "draw", "drawn", "finished", "flower", "hand_number", "hand_size", "hands",
+        "in_hand", "last_end", "last_leader", "last_winner", "lead_double", "lead_mask", "lead_sides", "lead_spinner",
+        "lead_tile", "leader", "narms", "owner", "passes", "passing", "placed", "players", "rng", "rules", "scores",
+        "scorpion", "spin", "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight",
+        "winner",
     )
 
     def __new__(cls, variant: str | Rules = "block", *args: object, **kwargs: object) -> FastGame:
@@ -198,6 +199,7 @@ class FastGame:
         self._gains: list[int] = []
         #: Flower & Scorpion: the round's Flower and Scorpion tiles (tile indices)
         self.flower = self.scorpion = -1
+        self._dice = ((0, 0), (0, 0))  #: the Flower and Scorpion tiles' halves
         self._partners = bool(getattr(opts, "partnerships", False))
         self._target: int = rules.target  # type: ignore[attr-defined]
         self.rng = random.Random(seed)
@@ -329,6 +331,7 @@ class FastGame:
         if self._mode == FLOWER:
             assert dice is not None
             self.flower, self.scorpion = pair_index(*dice[0]), pair_index(*dice[1])
+            self._dice = (self.t.halves[self.flower], self.t.halves[self.scorpion])
             seat = self._given(leader) if first else (self.last_leader + 1) % n
             if opts.lead_tile == "heaviest_double_in_hand":
                 doubles = self.hands[seat] & self._doubles
@@ -477,10 +480,16 @@ class FastGame:
                 self.void[seat] = 0
                 return 0
             mask = 0  # the numbers the passer could have joined: he holds none of them
-            cover = self.placed < self._cover
-            for arm in range(self.narms):
-                if self.value[arm] >= 0 and not (cover and self.owner[arm] != 1):
-                    mask |= 1 << self.value[arm]
+            value = self.value
+            if self.placed < self._cover:  # only the lead's faces took tiles
+                owner = self.owner
+                for arm in range(self.narms):
+                    if value[arm] >= 0 and owner[arm] == 1:
+                        mask |= 1 << value[arm]
+            else:
+                for arm in range(self.narms):
+                    if value[arm] >= 0:
+                        mask |= 1 << value[arm]
             self.void[seat] |= mask
             self.passes = self.passes + 1 if self.drawn == 0 else 0
             self.drawn = 0
@@ -566,7 +575,8 @@ class FastGame:
                     total += value[i] * weight[i]
             self.count = total
             points = self._count_points[total]
-            self.scores[seat] += points
+            if points:
+                self.scores[seat] += points
         if not self.hands[seat]:
             self._end_hand("domino", seat)
         elif points and self._immediate and self._game_over()[0]:
@@ -608,10 +618,9 @@ class FastGame:
             if self.placed < _SPINNER_COVERED:
                 points += SPINNER_PAIR
             return points
-        halves = self.t.halves
         opts = self.rules.options
-        total = sum(play_scores(value[0], weight[0], value[1], weight[1], halves[tile], halves[self.flower],
-                                halves[self.scorpion], opts))
+        total = sum(play_scores(value[0], weight[0], value[1], weight[1], self.t.halves[tile], self._dice[0],
+                                self._dice[1], opts))
         return floored(total, self.scores[seat], opts.score_floor) if total < 0 else total
 
     def _open_ends(self, spinner: int, v: int) -> None:

@@ -87,15 +87,17 @@ def play_scores(v0: int, k0: int, v1: int, k1: int, played: tuple[int, int], flo
     """What a play scores (FS-9 a-i), item by item (:data:`PLAY_ITEMS`), from the line ends after it
     (numbers and exposed halves), the tile played and the round's Flower and Scorpion tiles (as
     (high, low) halves).  The header is Bergen's dual (2) or plural (3), 0 when none or suppressed."""
-    header = header_points(v0, k0, v1, k1)
+    header = header_points(v0, k0, v1, k1) if v0 == v1 else 0  # (unequal ends never make a header)
     if flower == scorpion:  # the dice cancel (FS-5)
         return header, 0, 0, 0, 0
     if header and scorpion[0] == scorpion[1] == v0 and (
             opts.double_scorpion_blocks_dual == "always" or played == scorpion):
         header = 0  # a double scorpion suppresses the dual or plural in its number (FS-9 h)
     all_pairs = opts.long_pairs == "all_pairs"
-    return (header, int(played == flower), pairings(v0, k0, v1, k1, flower, all_pairs),
-            -(played == scorpion), -pairings(v0, k0, v1, k1, scorpion, all_pairs))
+    # a pairing needs an end showing one of the pair's numbers: most plays skip the count
+    long_flower = pairings(v0, k0, v1, k1, flower, all_pairs) if v0 in flower or v1 in flower else 0
+    long_scorpion = pairings(v0, k0, v1, k1, scorpion, all_pairs) if v0 in scorpion or v1 in scorpion else 0
+    return header, int(played == flower), long_flower, -(played == scorpion), -long_scorpion
 
 
 def floored(points: int, score: int, floor: int | None) -> int:
