@@ -607,6 +607,8 @@ class FastGame:
         weight = self.weight
         mode = self._mode
         if mode == BERGEN:
+            if value[0] != value[1]:
+                return 0  # most plays: unequal ends never make a header, no call needed
             points = header_points(value[0], weight[0], value[1], weight[1])
             if points and self.rules.options.approach_cap:
                 points = approach_capped(points, self._target - self.scores[seat])
