@@ -33,12 +33,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from boneyard.layout import FaceKind, Layout, Role
+from boneyard.layout import FaceKind, Layout, Placed, Role
 from boneyard.moves import Kind, Move
 from boneyard.tiles import Tile, half_text
 
 Vec = tuple[float, float]
 Box = tuple[float, float, float, float]  #: min x, min y, max x, max y
+Placement = tuple[Tile, Role, int, int, int]  #: what fixes a placed tile's place: tile, role, join, parent, slot
 
 TABLE_WIDTH: Final = 30.0
 TABLE_HEIGHT: Final = 20.0
@@ -160,6 +161,8 @@ class Geometry:
     width: float
     height: float
     ends: dict[tuple[int, int], End] = field(default_factory=dict, compare=False, repr=False)
+    #: what fixed each tile's place, for :func:`extend_geometry`
+    placements: tuple[Placement, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def bounds(self) -> Box:
@@ -367,12 +370,41 @@ def table_size(tile_count: int) -> tuple[float, float]:
     return (50.0, 32.0)
 
 
+def _placement(placed: Placed) -> Placement:
+    return (placed.tile, placed.role, placed.join, placed.parent, placed.parent_slot)
+
+
 def layout_geometry(layout: Layout, *, width: float = TABLE_WIDTH, height: float = TABLE_HEIGHT) -> Geometry:
     """Every placed tile's centre, rotation and halves, in play order (a pure function)."""
-    tiles: list[TileBox] = []
-    boxes: list[Box] = []
-    ends: dict[tuple[int, int], End] = {}
-    for placed in layout.tiles:
+    return extend_geometry(None, layout, width=width, height=height)
+
+
+def extend_geometry(previous: Geometry | None, layout: Layout, *, width: float = TABLE_WIDTH,
+                    height: float = TABLE_HEIGHT) -> Geometry:
+    """:func:`layout_geometry` of ``layout``, reusing ``previous`` (the geometry of an earlier
+    layout of the same hand, or None) for the tiles the two still share (a pure function).
+
+    A tile's place depends only on the tiles before it, so the tiles of ``previous`` up to the
+    first placement that differs (an undo, a new hand) keep their places and only the rest are
+    placed: a move costs one tile, not the whole table.  The result equals
+    ``layout_geometry(layout)``; ``previous`` is not changed.
+    """
+    placements = [_placement(placed) for placed in layout.tiles]
+    kept = 0
+    if previous is not None and (previous.width, previous.height) == (width, height):
+        known = previous.placements
+        limit = min(len(known), len(placements))
+        while kept < limit and known[kept] == placements[kept]:
+            kept += 1
+    if kept == 0 or previous is None:
+        tiles: list[TileBox] = []
+        ends: dict[tuple[int, int], End] = {}
+    else:
+        tiles = list(previous.tiles[:kept])
+        ends = previous.ends.copy() if kept == len(previous.tiles) else {
+            key: end for key, end in previous.ends.items() if key[0] <= kept}
+    boxes = [shape.box for shape in tiles]
+    for placed in layout.tiles[kept:]:
         tile = placed.tile
         role = Role(placed.role)
         if placed.is_double:
@@ -392,7 +424,7 @@ def layout_geometry(layout: Layout, *, width: float = TABLE_WIDTH, height: float
         boxes.append(shape.box)
         for slot, end_here in _ends_of(shape, faces, direction, role, placed.parent == 0).items():
             ends[(placed.index, slot)] = end_here
-    return Geometry(tuple(tiles), width, height, ends)
+    return Geometry(tuple(tiles), width, height, ends, tuple(placements))
 
 
 def hotspots(layout: Layout, moves: Iterable[Move], geometry: Geometry | None = None) -> list[Hotspot]:
@@ -431,4 +463,5 @@ def hotspots(layout: Layout, moves: Iterable[Move], geometry: Geometry | None = 
             for key, (value, ghost, texts) in grouped.items()]
 
 
-__all__ = ["PIP_POSITIONS", "PIP_RADIUS", "Geometry", "Hotspot", "TileBox", "hotspots", "layout_geometry", "table_size"]
+__all__ = ["PIP_POSITIONS", "PIP_RADIUS", "Geometry", "Hotspot", "TileBox", "extend_geometry", "hotspots",
+           "layout_geometry", "table_size"]
