@@ -59,7 +59,7 @@ from boneyard.chance import Chance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
-from boneyard.render.geometry import Geometry, hotspots, layout_geometry, table_size
+from boneyard.render.geometry import Geometry, extend_geometry, hotspots, table_size
 from boneyard.rules.base import make_rules
 from boneyard.state import Event, Game
 from boneyard.view import PublicEvent, SeatView, TableView
@@ -268,7 +268,9 @@ class Room:
         """The table's geometry, computed once per change: every connection's state shares it."""
         key = (self.revision, self.moves, len(self.game.log))
         if self._geometry is None or self._geometry[0] != key:
-            self._geometry = (key, layout_geometry(self.game.layout, width=self.table[0], height=self.table[1]))
+            previous = None if self._geometry is None else self._geometry[1]  # extended by the new tiles
+            self._geometry = (key, extend_geometry(previous, self.game.layout, width=self.table[0],
+                                                   height=self.table[1]))
         return self._geometry[1]
 
     def idle(self, now: float, seconds: float) -> bool:
