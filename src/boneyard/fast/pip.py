@@ -78,7 +78,7 @@ class FastPip(FastGame):
         opts = rules.options
         self.players = rules.players
         self._mode = -1  # no line-game scoring mode; the compiled kernel does not play PIP
-        self.arms = TARGETS
+        self.arms = 2  # no arms: the base's per-arm lists stay small and unused
         self.draw = 2 * SPAN * TARGETS
         self.passing = self.draw + 1
         self.give_base = self.passing + 1
@@ -100,25 +100,14 @@ class FastPip(FastGame):
             self.next_hand()
 
     def _clear_hand(self) -> None:
-        self.hands = [0] * self.players
-        self.void = [0] * self.players  # PIP's wild tiles fit anywhere: no suit is ever known to be missing
-        self.stock = []
-        self.stock_pos = 0
-        self.turn = 0
+        super()._clear_hand()  # hands, stock, turn, lead and counters as in the line games
         self.direction = 1
-        self.passes = 0
-        self.drawn = 0
         self.forced_draw = False
         self.give_pending = False
         self.pending: tuple[tuple[int, int], ...] = ()
-        self.lead_tile = -1
-        self.lead_mask = 0
-        self.leader = 0
-        self.placed = 0
         self.shown = [0] * TARGETS
         self.free = [0] * TARGETS
         self.open_mask = 0
-        self._end_saved = None
 
     @property
     def scores_during_hand(self) -> bool:
