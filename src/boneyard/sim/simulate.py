@@ -20,7 +20,6 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -29,7 +28,7 @@ from boneyard.errors import OptionError
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import make_rules
 from boneyard.sim.engines import engine_for, play_game, rules_for
-from boneyard.sim.pool import stop, worker_pool
+from boneyard.sim.pool import finished, stop, worker_pool
 
 
 @dataclass(slots=True)
@@ -152,7 +151,7 @@ def _run_pool(tasks: list[Chunk], total: int, workers: int, progress: Progress |
     pool = worker_pool(workers)
     try:
         futures = {pool.submit(_chunk, task): number for number, task in enumerate(tasks)}
-        for future in as_completed(futures):
+        for future in finished(futures):
             parts[futures[future]] = future.result()
             done += len(parts[futures[future]])
             if progress is not None:

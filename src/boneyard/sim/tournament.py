@@ -33,7 +33,7 @@ import math
 import os
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -43,7 +43,7 @@ from boneyard.options import non_defaults
 from boneyard.players.base import LEVELS, Player, make_player, split_specs
 from boneyard.rules.base import find_variant, make_rules
 from boneyard.sim import engines
-from boneyard.sim.pool import stop, worker_pool
+from boneyard.sim.pool import finished, stop, worker_pool
 from boneyard.sim.simulate import ray_map
 from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
 
@@ -231,11 +231,9 @@ def run_local(settings: Settings, tasks: Sequence[Task], on_result: OnResult, wo
     pool = worker_pool(min(workers, len(parts)))
     try:
         waiting: set[Future[list[dict[str, Any]]]] = {pool.submit(play_chunk, settings, part, engine) for part in parts}
-        while waiting:
-            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
-            for future in done:
-                for record in future.result():
-                    on_result(record)
+        for future in finished(waiting):
+            for record in future.result():
+                on_result(record)
     except KeyboardInterrupt:
         stop(pool)
         raise
