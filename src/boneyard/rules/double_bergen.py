@@ -42,16 +42,14 @@ SPINNER_PAIR = 2  #: what the spinner scores while one of its faces is free (DBG
 def tip_points(tips: Iterable[tuple[int, int]], lone_double_scores: bool) -> int:
     """Matching arm tips (DBG-7.2-3), from each started arm's tip (number, exposed halves): every
     suit on two or more tips scores its halves; a lone double scores 2 with ``lone_double_scores``."""
-    halves: dict[int, int] = {}
-    count: dict[int, int] = {}
+    tally: dict[int, int] = {}  # per suit: 16 x tips + halves
     for value, exposed in tips:
-        halves[value] = halves.get(value, 0) + exposed
-        count[value] = count.get(value, 0) + 1
+        tally[value] = tally.get(value, 0) + 16 + exposed
     points = 0
-    for value, total in halves.items():
-        if count[value] >= 2:
-            points += total
-        elif total == 2 and lone_double_scores:
+    for code in tally.values():
+        if code >= 32:
+            points += code & 15
+        elif code == 18 and lone_double_scores:  # one tip, a double
             points += 2
     return points
 
