@@ -40,19 +40,15 @@ def go_to(page: Any, hand: int, move: int) -> None:
 
 
 def test_review_in_the_replay_viewer_marks_moves_draws_the_better_one_and_plots(server: Server) -> None:
-    room = server.post("/api/records", {"record": record.to_record(greedy_game("block", 3))})
+    room = server.post("/api/records", {"record": record.to_record(greedy_game("block", 3, target=30))})
     with playwright_api.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            # the game-over panel's Review button leads here: the review of seat 0 starts by itself
-            page = open_page(browser, f"{server.url}/replay/{room['id']}#review")
-            page.wait_for_selector("#review-plot circle", timeout=120_000)
-            assert page.inner_text("#review-panel").startswith("Ann:")
-            page.select_option("#review-seat", "1")
-            assert page.locator("#review-plot").count() == 0  # another seat: the old review is gone
-            page.click("#review-button")
+            # the game-over panel's Review button leads here: the review of the player's seat starts by itself
+            page = open_page(browser, f"{server.url}/replay/{room['id']}#review-1")
             page.wait_for_selector("#review-plot circle", timeout=120_000)
             assert page.inner_text("#review-panel").startswith("Bob:")
+            assert page.input_value("#review-seat") == "1"
             dots = page.evaluate("() => [...document.querySelectorAll('#review-plot circle')].map((c) => ({"
                                  "hand: Number(c.dataset.hand), move: Number(c.dataset.move), mark: c.dataset.mark,"
                                  "played: c.dataset.played, ghost: c.dataset.ghost}))")
@@ -71,5 +67,11 @@ def test_review_in_the_replay_viewer_marks_moves_draws_the_better_one_and_plots(
             page.click("#replay-next")  # a ghost belongs to its own move only
             if not any(d["hand"] == dot["hand"] and d["move"] == dot["move"] + 1 and d["ghost"] for d in dots):
                 assert page.locator("#replay-table g.tile.ghost").count() == 0
+            # the Review button of the replay viewer, for another seat
+            page.select_option("#review-seat", "0")
+            assert page.locator("#review-plot").count() == 0  # another seat: the old review is gone
+            page.click("#review-button")
+            page.wait_for_selector("#review-plot circle", timeout=120_000)
+            assert page.inner_text("#review-panel").startswith("Ann:")
         finally:
             browser.close()

@@ -48,7 +48,11 @@ function addStyle() {
 document.addEventListener("boneyard:summary", (event) => {
   const { game, summary, actions } = event.detail;
   if (!summary.game_over || !actions || actions.querySelector(".review-link")) return;
-  actions.prepend(node("a", { class: "button review-link", href: `/replay/${game}#review`, text: "Review" }));
+  // the player's own seat is the summary row headed "You" (a spectator gets seat 0)
+  const own = [...document.querySelectorAll("#summary tr[data-seat]")]
+    .find((row) => row.querySelector("th")?.textContent === "You");
+  const seat = own ? own.dataset.seat : "0";
+  actions.prepend(node("a", { class: "button review-link", href: `/replay/${game}#review-${seat}`, text: "Review" }));
 });
 
 // ------------------------------------------------------------------ the replay viewer
@@ -217,5 +221,13 @@ function render(detail) {
 document.addEventListener("boneyard:replay", (event) => {
   const fresh = review.data !== event.detail.data;
   render(event.detail);
-  if (fresh && window.location.hash === "#review") runReview();
+  const asked = window.location.hash.match(/^#review(?:-(\d+))?$/);
+  if (fresh && asked) {
+    const seat = Number(asked[1] || 0);
+    if (seat < event.detail.data.players.length) {
+      review.seat = seat;
+      document.getElementById("review-seat").value = String(seat);
+    }
+    runReview();
+  }
 });
