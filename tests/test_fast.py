@@ -453,3 +453,21 @@ def test_pip_determinize_keeps_sizes_and_the_seat_own_hand(players: int) -> None
     assert fast.hands != before
     fast.finish_randomly(rng)
     assert not fast.in_hand
+
+
+@pytest.mark.parametrize(("variant", "players"), [("double-bergen", 3), ("pip", 4)])
+def test_finish_randomly_ends_and_scores_the_hand(variant: str, players: int) -> None:
+    """Variants without a compiled playout finish in Python: the hand ends with a result, and its
+    history is dropped (PIP scores only at the end, so its totals grow by exactly the hand's points)."""
+    ends = set()
+    for seed in range(10):
+        fast = FastGame(variant, players, seed=seed)
+        before = list(fast.scores)
+        taken = fast.finish_randomly(random.Random(seed))
+        assert taken > 0 and not fast.in_hand
+        ends.add(fast.last_end)
+        if variant == "pip":
+            assert fast.scores == [b + p for b, p in zip(before, fast._hand_points, strict=True)]
+        with pytest.raises(IllegalMoveError):
+            fast.undo()
+    assert ends <= {"domino", "blocked"} and "domino" in ends
