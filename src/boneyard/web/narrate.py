@@ -52,15 +52,17 @@ def open_count(game: Game) -> int | None:
     return rules.count(game)
 
 
-def _counts(game: Game) -> list[int | None]:
-    """The All Fives count after each placement of the hand, in play order."""
+def _counts(game: Game, first: int = 0) -> list[int | None]:
+    """The All Fives count after each placement of the hand after the first ``first``, in play order."""
     layout = game.layout
     if not isinstance(game.rules, AllFives):
-        return [None] * len(layout)
+        return [None] * (len(layout) - first)
+    if len(layout) - first == 1:  # (after a move: the table as it is now)
+        return [open_count(game)]
     scratch = Game(game.rules, list(game.names))
     scratch.layout = layout.copy()
     counts: list[int | None] = []
-    while scratch.layout.tiles:
+    while len(scratch.layout) > first:
         counts.append(open_count(scratch))
         scratch.layout.pop()
     counts.reverse()
@@ -116,36 +118,65 @@ def latest_text(game: Game, event: Event) -> str:
     return _event_text(event, game.names[event.seat], game.layout, len(game.layout), open_count(game))
 
 
+def event_json(event: PublicEvent | Event, names: list[str]) -> dict[str, Any]:
+    """One move of the ``history`` of a web ``state`` message."""
+    return {"seat": event.seat, "name": names[event.seat], "move": str(event.move), "points": event.points,
+            "scoring": [{"name": item.name, "points": item.points} for item in event.scoring]}
+
+
+#: One move as one seat was told it: the game's own event (kept for its identity), its history
+#: entry, its log text (None for a draw: a run of draws is one log entry) and the tiles placed by then.
+Told = tuple[Event, dict[str, Any], str | None, int]
+
+
+def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[Told]) -> None:
+    """Extend ``told`` (the first moves of the hand, as ``seat`` saw them) to the whole hand;
+    ``history`` is the hand as ``seat`` sees it."""
+    events = game.hand.events
+    names = game.names
+    layout = game.layout
+    placed = told[-1][3] if told else 0
+    counts = _counts(game, placed)
+    first = placed
+    for position in range(len(told), len(events)):
+        event = history[position]
+        move = event.move
+        text = None
+        if move.kind != Kind.DRAW:
+            placed += move.is_placement
+            count = counts[placed - first - 1] if move.is_placement else None
+            text = _event_text(event, _who(names, event.seat, seat), layout, placed, count)
+        told.append((events[position], event_json(event, names), text, placed))
+
+
+def _log(game: Game, seat: int | None, told: list[Told]) -> list[dict[str, Any]]:
+    names = game.names
+    entries: list[dict[str, Any]] = []
+    draws = 0
+    for position, (event, _, text, _) in enumerate(told):
+        if text is None:
+            draws += 1
+            following = told[position + 1][0] if position + 1 < len(told) else None
+            if following is None or following.move.kind != Kind.DRAW or following.seat != event.seat:
+                who = _who(names, event.seat, seat)
+                entries.append({"seat": event.seat, "text": f"{who} drew {plural(draws, 'tile')}"})
+                draws = 0
+            continue
+        entries.append({"seat": event.seat, "text": text})
+    if game.hand.result is not None:
+        entries.append({"seat": None, "text": hand_end_text(game, seat)})
+    return entries
+
+
 def hand_log(game: Game, seat: int | None) -> list[dict[str, Any]]:
     """The current hand as ``seat`` (None: a spectator) saw it, one entry per thing that
     happened (a run of draws is one entry): ``{"seat", "text"}``, the hand's end last."""
     if not game.log:
         return []
     view = TableView(game) if seat is None else SeatView(game, seat)
-    names = game.names
-    layout = game.layout
-    counts = _counts(game)
-    entries: list[dict[str, Any]] = []
-    placed = 0
-    draws = 0
-    history = view.history()
-    for position, event in enumerate(history):
-        who = _who(names, event.seat, seat)
-        move = event.move
-        if move.kind == Kind.DRAW:
-            draws += 1
-            following = history[position + 1] if position + 1 < len(history) else None
-            if following is None or following.move.kind != Kind.DRAW or following.seat != event.seat:
-                entries.append({"seat": event.seat, "text": f"{who} drew {plural(draws, 'tile')}"})
-                draws = 0
-            continue
-        placed += move.is_placement
-        text = _event_text(event, who, layout, placed, counts[placed - 1] if move.is_placement else None)
-        entries.append({"seat": event.seat, "text": text})
-    result = game.hand.result
-    if result is not None:
-        entries.append({"seat": None, "text": hand_end_text(game, seat)})
-    return entries
+    told: list[Told] = []
+    _tell(game, seat, view.history(), told)
+    return _log(game, seat, told)
 
 
 def hand_end_text(game: Game, seat: int | None) -> str:
@@ -164,14 +195,56 @@ def table_fields(game: Game, seat: int | None) -> dict[str, Any]:
     """The fields of the web ``state`` message that describe the table in words and marks:
     ``count`` (All Fives), ``last_tile`` (the index of the tile placed last), ``log`` and
     ``owed`` (PIP doubles still owed plays, only while the hand is on)."""
+    return _fields(game, hand_log(game, seat))
+
+
+def _fields(game: Game, log: list[dict[str, Any]]) -> dict[str, Any]:
     layout = game.layout
-    in_hand = game.in_hand
     return {
         "count": open_count(game) if game.log else None,
         "last_tile": len(layout) if layout.tiles and game.log else None,
-        "log": hand_log(game, seat),
-        "owed": [{"tile": index, "plays": plays} for index, plays in game.pending] if in_hand else [],
+        "log": log,
+        "owed": [{"tile": index, "plays": plays} for index, plays in game.pending] if game.in_hand else [],
     }
 
 
-__all__ = ["hand_end_text", "hand_log", "latest_text", "open_count", "plural", "table_fields"]
+class Narrator:
+    """What each seat has been told of the hand in progress, remembered from one ``state``
+    message to the next, so that a move costs its own history entry and log line, not the whole
+    hand's again.  What is remembered is keyed by the game's own :class:`~boneyard.state.Event`
+    objects (held, so compared by identity): an undo or a new hand brings new events, and what
+    they replaced is told afresh.  The answers equal :func:`event_json`, :func:`hand_log` and
+    :func:`table_fields` built from scratch (a test plays games and compares)."""
+
+    __slots__ = ("_told",)
+
+    def __init__(self) -> None:
+        self._told: dict[int | None, tuple[int, list[Told]]] = {}  #: by seat: the direction, what was told
+
+    def told(self, game: Game, seat: int | None, history: list[PublicEvent]) -> list[Told]:
+        """The hand so far as ``seat`` was told it; ``history`` is the hand as its view sees it."""
+        events = game.hand.events if game.log else []
+        direction, told = self._told.get(seat, (game.direction, []))
+        if direction != game.direction:  # a view shows a give by the direction of play now
+            told = []
+        self._told[seat] = (game.direction, told)
+        kept = 0
+        limit = min(len(told), len(events))
+        while kept < limit and told[kept][0] is events[kept]:
+            kept += 1
+        del told[kept:]
+        if kept < len(events):
+            _tell(game, seat, history, told)
+        return told
+
+    def history(self, game: Game, seat: int | None, history: list[PublicEvent]) -> list[dict[str, Any]]:
+        """The ``history`` of the ``state`` message (one :func:`event_json` per move)."""
+        return [entry for _, entry, _, _ in self.told(game, seat, history)]
+
+    def table_fields(self, game: Game, seat: int | None, history: list[PublicEvent]) -> dict[str, Any]:
+        """:func:`table_fields`, from what ``seat`` was told before."""
+        return _fields(game, _log(game, seat, self.told(game, seat, history)) if game.log else [])
+
+
+__all__ = ["Narrator", "event_json", "hand_end_text", "hand_log", "latest_text", "open_count", "plural",
+           "table_fields"]
