@@ -61,9 +61,9 @@ from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
 from boneyard.render.geometry import Geometry, extend_geometry, hotspots, table_size
 from boneyard.rules.base import make_rules
-from boneyard.state import Event, Game
+from boneyard.state import Game
 from boneyard.view import PublicEvent, SeatView, TableView
-from boneyard.web.narrate import table_fields
+from boneyard.web.narrate import Narrator, event_json
 from boneyard.web.store import Append, Checkpoint, Seats, Store, StoredGame, TakeBack
 
 MAX_MESSAGE: Final = 4096  #: bytes; longer messages are refused unread
@@ -110,11 +110,6 @@ def deal_next(game: Game, seed: int) -> None:
     """Deal the game's next hand: hand ``i`` comes from ``game_seed(seed, i)``, so a game
     restored from its record deals the same hands as one that never stopped."""
     game.start_hand(Chance(game_seed(seed, len(game.log))).setup(game))
-
-
-def event_json(event: Event | Any, names: list[str]) -> dict[str, Any]:
-    return {"seat": event.seat, "name": names[event.seat], "move": str(event.move), "points": event.points,
-            "scoring": [{"name": item.name, "points": item.points} for item in event.scoring]}
 
 
 def hint(view: SeatView) -> tuple[Move, str]:
@@ -226,6 +221,7 @@ class Room:
         self._hints: set[asyncio.Task[None]] = set()
         self._geometry: tuple[tuple[int, int, int], Geometry] | None = None
         self.last: dict[str, Any] | None = None  #: the last move's hand and end; the move is in each view
+        self.narrator = Narrator()  #: each seat's history and log, extended move by move
         self._task: asyncio.Task[None] | None = None
         self.table = table_size(len(game.rules.tile_set()))
 
@@ -351,11 +347,11 @@ class Room:
             "winner": game.winner,
             "table": geometry.as_json(spot.ghost for spot in spots),
             "hotspots": [spot.as_json() for spot in spots],
-            "history": [event_json(event, names) for event in history],
+            "history": self.narrator.history(game, seat, history),
             "last": self.last_move(history, names),
             "can_undo": self.can_undo(seat),
             "summary": None if in_hand else self.summary(),
-            **table_fields(game, seat),  # count, last_tile, log, owed
+            **self.narrator.table_fields(game, seat, history),  # count, last_tile, log, owed
         }
         return state
 
