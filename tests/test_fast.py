@@ -1,9 +1,10 @@
 """The fast engine against the reference: the same legal moves, scores and winners, move for move.
 
-Every game is played on a reference :class:`~boneyard.state.Game` and a :class:`~boneyard.fast.FastGame`
-side by side with random moves; after each move both must agree on the legal move set, the turn, the
-scores, whether the hand and game are over, the hand result and the game winner.  Undo is checked by
-taking back whole hands and comparing again.
+Every game — every variant and player count, with every rule option in some configuration — is played on a
+reference :class:`~boneyard.state.Game` and a :class:`~boneyard.fast.FastGame` (a ``FastPip`` for PIP) side by
+side with random moves; after each move both must agree on the legal move set, the turn, every hand, the
+stock, the scores, whether the hand and game are over, the hand result and the game winner.  Undo is checked
+by taking back whole hands and comparing again.
 
 ``BONEYARD_FAST_GAMES=N`` (or ``-m slow``) raises the number of games: ``tests/test_fast.py::
 test_millions_of_random_moves`` plays until a million moves have been compared.
@@ -81,7 +82,7 @@ CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("pip", 2, {"two_player_reverse_skips": True, "directional_value": 25, "letter_end": "open_wild"}),
     ("pip", 3, {"draw_tile_skips": True, "nested_double": "forbid"}),
 ]
-KERNEL_VARIANTS = ("block", "draw", "all-fives")  #: the compiled kernel does not score Bergen or F&S
+KERNEL_VARIANTS = ("block", "draw", "all-fives")  #: the compiled kernel plays no other variant
 
 GAMES = int(os.environ.get("BONEYARD_FAST_GAMES", "6"))
 
