@@ -163,19 +163,37 @@ class Geometry:
     ends: dict[tuple[int, int], End] = field(default_factory=dict, compare=False, repr=False)
     #: what fixed each tile's place, for :func:`extend_geometry`
     placements: tuple[Placement, ...] = field(default=(), compare=False, repr=False)
+    boxes: tuple[Box, ...] = field(default=(), compare=False, repr=False)  #: each tile's box (found when not given)
+    #: what is derived from this geometry once and asked for again (its extent, its tiles' JSON,
+    #: the ghosts of :func:`hotspots`): every web message of one move shares them
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.boxes) != len(self.tiles):
+            object.__setattr__(self, "boxes", tuple(tile.box for tile in self.tiles))
 
     @property
     def bounds(self) -> Box:
         if not self.tiles:
             return (0.0, 0.0, 0.0, 0.0)
-        boxes = [tile.box for tile in self.tiles]
-        return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                max(b[2] for b in boxes), max(b[3] for b in boxes))
+        return self._extent()
+
+    def _extent(self) -> Box:
+        extent: Box | None = self._memo.get("extent")
+        if extent is None:
+            boxes = self.boxes
+            extent = self._memo["extent"] = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                                             max(b[2] for b in boxes), max(b[3] for b in boxes))
+        return extent
 
     def view(self, extra: Iterable[TileBox] = ()) -> Box:
         """``(x, y, width, height)`` to show: the tiles (and ``extra`` ghosts) with a margin,
         never smaller than :data:`MIN_VIEW` (so a lone lead is not drawn huge)."""
-        boxes = [tile.box for tile in (*self.tiles, *extra)] or [(0.0, 0.0, 0.0, 0.0)]
+        boxes = [tile.box for tile in extra]
+        if self.tiles:
+            boxes.append(self._extent())
+        if not boxes:
+            boxes.append((0.0, 0.0, 0.0, 0.0))
         low_x, low_y = min(b[0] for b in boxes) - PAD, min(b[1] for b in boxes) - PAD
         high_x, high_y = max(b[2] for b in boxes) + PAD, max(b[3] for b in boxes) + PAD
         width, height = max(high_x - low_x, MIN_VIEW[0]), max(high_y - low_y, MIN_VIEW[1])
@@ -183,8 +201,21 @@ class Geometry:
         return (centre_x - width / 2, centre_y - height / 2, width, height)
 
     def as_json(self, extra: Iterable[TileBox] = ()) -> dict[str, Any]:
-        return {"tiles": [tile.as_json() for tile in self.tiles], "table": [self.width, self.height],
-                "view": list(self.view(extra))}
+        tiles: list[dict[str, Any]] | None = self._memo.get("tiles")
+        if tiles is None:
+            tiles = self._memo["tiles"] = [tile.as_json() for tile in self.tiles]
+        return {"tiles": list(tiles), "table": [self.width, self.height], "view": list(self.view(extra))}
+
+    def ghost(self, end: tuple[int, int], tile: Tile, halves: tuple[str, str], role: str) -> TileBox:
+        """Where ``tile`` (shown as ``halves``) lands on the end ``(owner, slot)``, as a ghost (index
+        0).  A ghost's place depends on the end and on whether the tile is a double, not on its
+        numbers, so tiles of one kind on one end share one search."""
+        key = ("ghost", end, tile.is_double, role)
+        shape: TileBox | None = self._memo.get(key)
+        if shape is None:
+            shape = self._memo[key] = _place_child(0, tile, halves, self.ends[end], tile.is_double, role,
+                                                   list(self.boxes), self.width, self.height)[0]
+        return TileBox(0, str(tile), halves, shape.x, shape.y, shape.rotation, shape.role)
 
 
 def _overlaps(box: Box, boxes: Iterable[Box]) -> bool:
@@ -403,7 +434,7 @@ def extend_geometry(previous: Geometry | None, layout: Layout, *, width: float =
         tiles = list(previous.tiles[:kept])
         ends = previous.ends.copy() if kept == len(previous.tiles) else {
             key: end for key, end in previous.ends.items() if key[0] <= kept}
-    boxes = [shape.box for shape in tiles]
+    boxes = [] if kept == 0 or previous is None else list(previous.boxes[:kept])
     for placed in layout.tiles[kept:]:
         tile = placed.tile
         role = Role(placed.role)
@@ -424,7 +455,7 @@ def extend_geometry(previous: Geometry | None, layout: Layout, *, width: float =
         boxes.append(shape.box)
         for slot, end_here in _ends_of(shape, faces, direction, role, placed.parent == 0).items():
             ends[(placed.index, slot)] = end_here
-    return Geometry(tuple(tiles), width, height, ends, tuple(placements))
+    return Geometry(tuple(tiles), width, height, ends, tuple(placements), tuple(boxes))
 
 
 def hotspots(layout: Layout, moves: Iterable[Move], geometry: Geometry | None = None) -> list[Hotspot]:
@@ -435,7 +466,6 @@ def hotspots(layout: Layout, moves: Iterable[Move], geometry: Geometry | None = 
     """
     if geometry is None:
         geometry = layout_geometry(layout)
-    boxes = [tile.box for tile in geometry.tiles]
     # the role a double takes after the lead: a PIP double (after its hub) has toes
     double_role = "toes" if layout.tiles and layout.tiles[0].role == Role.HUB else "cross"
     grouped: dict[tuple[str, int, int], tuple[str, TileBox, list[str]]] = {}
@@ -453,10 +483,8 @@ def hotspots(layout: Layout, moves: Iterable[Move], geometry: Geometry | None = 
         face = layout.face_for(move.target, move.half)
         if face is None:
             continue
-        end = geometry.ends[(face.owner, face.slot)]
         halves = (half_text(move.half), half_text(tile.other_half(move.half)))
-        ghost, _ = _place_child(0, tile, halves, end, tile.is_double, double_role if tile.is_double else "line",
-                                boxes, geometry.width, geometry.height)
+        ghost = geometry.ghost((face.owner, face.slot), tile, halves, double_role if tile.is_double else "line")
         key = (str(tile), face.owner, face.slot)
         grouped.setdefault(key, (half_text(face.value), ghost, []))[2].append(str(move))
     return [Hotspot(key[0], key[1], key[2], value, ghost, tuple(texts))
