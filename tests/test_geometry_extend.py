@@ -9,7 +9,7 @@ import pytest
 
 import boneyard
 from boneyard.chance import Chance
-from boneyard.render.geometry import Geometry, extend_geometry, layout_geometry, table_size
+from boneyard.render.geometry import Geometry, extend_geometry, hotspots, layout_geometry, table_size
 from boneyard.rules.base import VARIANTS
 from boneyard.state import Game
 
@@ -40,7 +40,10 @@ def test_extended_geometry_equals_a_full_recomputation_after_every_move_and_undo
                     deal(game, rng)
                     hands += 1
                     continue
-                game.apply(rng.choice(game.legal_moves()))
+                moves = game.legal_moves()
+                if rng.random() < 0.7:  # (the ghosts found here are where the next tile lands)
+                    hotspots(game.layout, moves, geometry)
+                game.apply(rng.choice(moves))
                 if rng.random() < 0.15 and len(game.hand.events) > 1:
                     game.undo()  # the last tile may leave the table: the next one goes elsewhere
                     undone += 1

@@ -210,12 +210,20 @@ class Geometry:
         """Where ``tile`` (shown as ``halves``) lands on the end ``(owner, slot)``, as a ghost (index
         0).  A ghost's place depends on the end and on whether the tile is a double, not on its
         numbers, so tiles of one kind on one end share one search."""
-        key = ("ghost", end, tile.is_double, role)
-        shape: TileBox | None = self._memo.get(key)
-        if shape is None:
-            shape = self._memo[key] = _place_child(0, tile, halves, self.ends[end], tile.is_double, role,
-                                                   list(self.boxes), self.width, self.height)[0]
-        return TileBox(0, str(tile), halves, shape.x, shape.y, shape.rotation, shape.role)
+        shape, _ = self._child(0, tile, halves, end, tile.is_double, role)
+        return shape
+
+    def _child(self, index: int, tile: Tile, halves: tuple[str, str], end: tuple[int, int], double: bool,
+               role: str) -> tuple[TileBox, Vec]:
+        """:func:`_place_child` on this table, remembered by what decides the place: the end, whether
+        the tile lies crosswise, its role (so a move's tile lands where its ghost was found)."""
+        key = ("child", end, double, role)
+        found: tuple[TileBox, Vec] | None = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = _place_child(index, tile, halves, self.ends[end], double, role,
+                                                   list(self.boxes), self.width, self.height)
+        shape, direction = found
+        return TileBox(index, str(tile), halves, shape.x, shape.y, shape.rotation, role), direction
 
 
 def _overlaps(box: Box, boxes: Iterable[Box]) -> bool:
@@ -435,6 +443,7 @@ def extend_geometry(previous: Geometry | None, layout: Layout, *, width: float =
         ends = previous.ends.copy() if kept == len(previous.tiles) else {
             key: end for key, end in previous.ends.items() if key[0] <= kept}
     boxes = [] if kept == 0 or previous is None else list(previous.boxes[:kept])
+    extended = previous if previous is not None and kept == len(previous.tiles) else None
     for placed in layout.tiles[kept:]:
         tile = placed.tile
         role = Role(placed.role)
@@ -447,10 +456,14 @@ def extend_geometry(previous: Geometry | None, layout: Layout, *, width: float =
             rotation = 90 if placed.is_double else 0
             shape = TileBox(placed.index, str(tile), halves, 0.0, 0.0, rotation, role.name.lower())
             direction: Vec | None = None
+        elif extended is not None:  # the first new tile: its place may have been found as a ghost
+            shape, direction = extended._child(placed.index, tile, halves, (placed.parent, placed.parent_slot),
+                                               placed.is_double, role.name.lower())
         else:
             end = ends[(placed.parent, placed.parent_slot)]
             shape, direction = _place_child(placed.index, tile, halves, end, placed.is_double,
                                             role.name.lower(), boxes, width, height)
+        extended = None
         tiles.append(shape)
         boxes.append(shape.box)
         for slot, end_here in _ends_of(shape, faces, direction, role, placed.parent == 0).items():
