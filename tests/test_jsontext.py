@@ -33,4 +33,4 @@ def test_a_deep_record_is_a_record_error_not_a_recursion_error() -> None:
 
 
 def test_bytes_are_read_as_utf8() -> None:
-    assert jsontext.loads('{"a": [1, 2]}'.encode()) == {"a": [1, 2]}
+    assert jsontext.loads(b'{"a": [1, 2]}') == {"a": [1, 2]}

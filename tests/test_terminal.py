@@ -304,3 +304,20 @@ def test_seven_players_fit_on_80_by_24_with_twenty_tiles_down() -> None:
         session.human_turn()
         lines = console.export_text().rstrip("\n").split("\n")
         assert len(lines) <= 22 and max(map(len, lines)) <= 80, "\n".join(lines)  # and a line to answer on
+
+
+def test_draw_naming_a_tile_tells_nothing_about_the_stock_and_changes_nothing() -> None:
+    # Issue 13 defect 4 at the terminal: with allow_voluntary_draw, "draw X-Y" used to answer
+    # "the next tile in the stock is 5-0, not 0-0" and let the player play instead.
+    game = first_hand_where("draw", 2, lambda g: any(m.kind == Kind.DRAW for m in g.legal_moves())
+                            and any(m.kind == Kind.PLAY for m in g.legal_moves()), allow_voluntary_draw=True)
+    top = game.stock[game.stock_pos]
+    wrong = next(t for t in game.rules.tile_set() if t is not top)
+    before = (list(game.hands[0]), game.stock_pos, game.turn)
+    for typed in (f"draw {wrong}", f"draw {top}"):
+        session, console = session_for(game, [], None)
+        assert session.parse_answer(typed, game.legal_moves()) is None
+        shown = console.export_text()
+        assert "face down" in shown
+        assert str(top) not in shown.replace(typed, "")
+    assert (list(game.hands[0]), game.stock_pos, game.turn) == before

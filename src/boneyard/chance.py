@@ -46,3 +46,14 @@ class Chance:
             roll = [self.rng.randint(1, 6) for _ in range(4)]
             dice = Dice((roll[0], roll[1]), (roll[2], roll[3]))
         return HandSetup(deal, stock, leader, dice)
+
+
+class HandChance(Chance):
+    """Deals hand ``i`` of a game from ``game_seed(seed, i)``: the deals depend on the seed and the hand
+    number only, so a game stopped and resumed (at the terminal or the web table) is dealt exactly as one
+    played straight through."""
+
+    def setup(self, game: Game) -> HandSetup:
+        self.rng = random.Random(game_seed(self.seed, len(game.log)))
+        return super().setup(game)
+

@@ -134,7 +134,8 @@ def play(
 
 def _new_session(variant: str | None, players: int, seed: int | None, option: list[str], save: Path | None,
                  force: bool, ai: str, name: str) -> TerminalSession:
-    from boneyard.terminal import HandChance, SaveError, check_save_path, start_session
+    from boneyard.chance import HandChance
+    from boneyard.terminal import SaveError, check_save_path, start_session
 
     if variant is None:
         fail("name a variant to play (see `boneyard variants`) or give --resume FILE")
@@ -156,7 +157,8 @@ def _new_session(variant: str | None, players: int, seed: int | None, option: li
 def _resume_session(resume: Path, save: Path | None, force: bool, variant: str | None, players: int | None,
                     seed: int | None, option: list[str] | None, ai: str | None,
                     name: str | None) -> TerminalSession | None:
-    from boneyard.terminal import HandChance, check_save_path, result_line, resume_levels, start_session
+    from boneyard.chance import HandChance
+    from boneyard.terminal import check_save_path, result_line, resume_levels, start_session
 
     given = [flag for flag, value in (("a variant", variant), ("--players", players), ("--seed", seed),
                                       ("--option", option), ("--ai", ai), ("--name", name)) if value not in (None, [])]

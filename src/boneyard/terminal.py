@@ -5,7 +5,7 @@ Every move is saved to the record file as it happens, so an interrupted game can
 with ``boneyard play --resume FILE`` and replayed with ``boneyard replay FILE``.
 
 A resumed game goes on exactly as if it had never stopped.  Chance is per hand: hand ``i`` of a
-game with seed ``s`` is dealt from ``game_seed(s, i)`` (:class:`HandChance`, the web table deals
+game with seed ``s`` is dealt from ``game_seed(s, i)`` (:class:`~boneyard.chance.HandChance`, the web table deals
 the same way), and a computer's decision is seeded from the game seed, the hand, the seat and the
 move number.  So the next deals and the computers' choices depend only on the record, never on
 how often the player quit and came back.  The record keeps the game's seed unchanged.
@@ -14,7 +14,6 @@ how often the player quit and came back.  The record keeps the game's seed uncha
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,12 +24,12 @@ from rich.table import Table
 from rich.text import Text
 
 from boneyard import record
-from boneyard.chance import Chance, game_seed
+from boneyard.chance import game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
 from boneyard.render.text import LEGEND, describe_move, layout_lines
-from boneyard.state import Event, Game, HandSetup
+from boneyard.state import Event, Game
 from boneyard.view import SeatView
 
 HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place.  "
@@ -40,15 +39,6 @@ HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile
 
 class SaveError(BoneyardError):
     """A save path that cannot hold this game (a folder, a missing folder, another game's record)."""
-
-
-class HandChance(Chance):
-    """Deals hand ``i`` of the game from ``game_seed(seed, i)``: the deals depend on the seed and the hand
-    number only, so a game stopped and resumed is dealt exactly as one played straight through."""
-
-    def setup(self, game: Game) -> HandSetup:
-        self.rng = random.Random(game_seed(self.seed, len(game.log)))
-        return super().setup(game)
 
 
 # ---------------------------------------------------------------- save files
@@ -453,6 +443,10 @@ class TerminalSession:
         except NotationError as error:
             self.console.print(f"{error}. {HELP}", style="red", highlight=False)
             return None
+        if typed.kind == Kind.DRAW and typed.tile is not None:
+            # The stock lies face down: checking a named tile against it would tell the player the next one.
+            self.console.print("The stock is face down: type draw (without a tile) to draw.", style="red")
+            return None
         if typed in moves or typed.tile is None or typed.kind not in (Kind.LEAD, Kind.PLAY):
             return typed
         matches = matching_moves(typed, moves)
@@ -535,6 +529,6 @@ def resume_levels(data: dict[str, Any], game: Game) -> tuple[int, list[str]]:
     return human, levels
 
 
-__all__ = ["HandChance", "SaveError", "TerminalSession", "check_save_path", "hint", "result_line",
+__all__ = ["SaveError", "TerminalSession", "check_save_path", "hint", "result_line",
            "start_session"]
 

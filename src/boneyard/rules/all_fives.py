@@ -38,7 +38,7 @@ from boneyard.tiles import Tile, double_set
 class AllFivesOptions:
     spinner_mode: Literal["first_double", "none", "all_doubles"] = option(
         "first_double", "which doubles are spinners: the first (All Fives), none (Muggins), all (Five-Up)")
-    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
     first_lead: FirstLead = option(
         "call_highest_double", "first hand: call N-N down (random 1st hand: a random player leads any tile)")

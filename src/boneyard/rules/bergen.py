@@ -155,7 +155,7 @@ def lowest_double_number(tiles: list[Tile]) -> int:
 # ---------------------------------------------------------------- options
 @dataclass(frozen=True, slots=True)
 class BergenOptions:
-    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
     boneyard_reserve: Literal[2, 0] = option(2, "tiles left in the boneyard that may never be drawn (BRG-3)")
     lead_rule: LeadRule = option(

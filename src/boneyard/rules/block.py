@@ -104,7 +104,7 @@ def block_game_over(scores: Sequence[int], target: int, partnerships: bool) -> t
 
 @dataclass(frozen=True, slots=True)
 class BlockOptions:
-    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
     first_lead: FirstLead = option(
         "call_highest_double", "first hand: call N-N down, or a random player leads any tile")
@@ -115,10 +115,10 @@ class BlockOptions:
     blocked_score: BlockedScore = option("opponents_total", "what the winner of a blocked hand scores")
     target: int | None = option(None, "points to win (default 100)")
     win_check: Literal["end_of_hand", "immediate"] = option("end_of_hand", "when the target is checked")
-    partnerships: bool = option(False, "4 players, seats 0+2 against 1+3, all 28 tiles dealt (C12)")
+    partnerships: bool = option(False, "4 players, seats 0+2 against 1+3, all 28 tiles dealt")
     partnership_block: PartnershipBlock = option(
         "side_total", "blocked partnership hand: the side with fewer pips in its two hands wins, or the side of "
-        "the single player with the fewest pips (C12)")
+        "the single player with the fewest pips")
 
 
 @register

@@ -21,7 +21,7 @@ def dead_layout(ends: Sequence[int], on_table: Callable[[int], int], suit_size: 
 
 @dataclass(frozen=True, slots=True)
 class DrawOptions:
-    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve (C13)")
+    set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
     first_lead: FirstLead = option(
         "call_highest_double", "first hand: call N-N down, or a random player leads any tile")
@@ -35,7 +35,7 @@ class DrawOptions:
     allow_voluntary_draw: bool = option(False, "a player may draw even when able to play")
     boneyard_reserve: Literal[0, 2] = option(0, "tiles left in the boneyard that may never be drawn")
     end_on_dead_layout: bool = option(False, "end the hand as blocked when both ends show exhausted suits")
-    partnerships: bool = option(False, "4 players, seats 0+2 against 1+3 (C12)")
+    partnerships: bool = option(False, "4 players, seats 0+2 against 1+3")
 
 
 @register

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from boneyard import record
-from boneyard.chance import Chance, game_seed
+from boneyard.chance import HandChance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
@@ -109,7 +109,7 @@ def _hash(token: str) -> str:
 def deal_next(game: Game, seed: int) -> None:
     """Deal the game's next hand: hand ``i`` comes from ``game_seed(seed, i)``, so a game
     restored from its record deals the same hands as one that never stopped."""
-    game.start_hand(Chance(game_seed(seed, len(game.log))).setup(game))
+    game.start_hand(HandChance(seed).setup(game))
 
 
 def hint(view: SeatView) -> tuple[Move, str]:

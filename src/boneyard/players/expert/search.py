@@ -337,7 +337,7 @@ class ExpertPlayer:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
-            raise OptionError(f"expert: time={time!r} is not a number of seconds between 0 and 600")
+            raise OptionError(f"expert: time={time!r} must be more than 0 and at most 600 seconds (e.g. time=0.5)")
         if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
             raise OptionError(f"expert: samples={samples!r} is not a whole number ≥ 1")
         if race not in (0, 1) or isinstance(race, bool):
