@@ -13,6 +13,7 @@ leaving a gap.  Tiles never overlap.
 
 Tiles are placed in the order they were played and a tile's place depends only on the tiles
 before it, so a new tile never moves an old one (the browser can animate just the newcomer),
+:func:`extend_geometry` places only the tiles an earlier geometry lacks (a move costs one tile),
 and :func:`hotspots` shows exactly where a selected tile would land for each legal move.
 
 Rotation convention, shared by :mod:`boneyard.render.svg` and the browser: unrotated, a tile

@@ -6,6 +6,7 @@ computed from the public history of a :class:`~boneyard.view.SeatView` (a specta
 :class:`~boneyard.view.TableView`) and the layout: a give the seat did not see stays "a tile",
 a draw never names its tile.  The numbers come from the rules (the count is
 :meth:`AllFives.count`), never recomputed, so the page shows what the rules score.
+A :class:`Narrator` remembers what each seat was told, so a web room tells only the new moves.
 
 >>> from boneyard import new_game
 >>> game = new_game("all-fives", seed=2, names=["You", "Computer 1"])
