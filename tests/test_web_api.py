@@ -21,6 +21,7 @@ import boneyard
 from boneyard import record
 from boneyard.rules.base import VARIANTS
 from boneyard.web.app import create_app
+from boneyard.web.limits import Limits
 from boneyard.web.rooms import MAX_MESSAGE, Connection, ConnectionClosed, Room
 
 TILE = re.compile(r"(?<![\w@-])([0-9]{1,2}|[WSRAD])-([0-9]{1,2}|[WSRAD])(?![\w-])")
@@ -43,9 +44,14 @@ class LocalClient(TestClient):
         return super().websocket_connect(urljoin("ws://localhost", url), *args, **kwargs)
 
 
+#: A scripted client sends moves far faster than a person; the rate limits have tests of their own
+#: (tests/test_web_limits.py), so here they must not drop a move on a fast machine.
+SCRIPTED = Limits(messages_per_second=10_000, message_burst=10_000, hints_per_second=1_000, hint_burst=1_000)
+
+
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
-    with LocalClient(create_app(db, ai_delay=0)) as test_client:
+    with LocalClient(create_app(db, ai_delay=0, limits=SCRIPTED)) as test_client:
         yield test_client
 
 
@@ -68,6 +74,8 @@ def receive_until(ws: WebSocketTestSession, predicate: Callable[[Message], bool]
         message = ws.receive_json()
         if predicate(message):
             return message
+        # an error the test did not wait for means the awaited message will never come: fail, not hang
+        assert message["type"] != "error", f"unexpected error while waiting: {message}"
     raise AssertionError("the expected message never came")
 
 
@@ -384,7 +392,7 @@ def test_end_of_hand_summary_and_next_hand(client: TestClient) -> None:
 
 
 def test_games_survive_a_restart_with_the_same_sqlite_file(db: str) -> None:
-    with LocalClient(create_app(db, ai_delay=0)) as first:
+    with LocalClient(create_app(db, ai_delay=0, limits=SCRIPTED)) as first:
         game_id = new_game(first, "draw", [{"kind": "human"}, {"kind": "computer", "level": "greedy"}])
         with first.websocket_connect(f"/ws/{game_id}") as ws:
             token, state = claim(ws, 0)
@@ -395,7 +403,7 @@ def test_games_survive_a_restart_with_the_same_sqlite_file(db: str) -> None:
                                   and m["version"] > state["version"] + 1)
         before = room_of(first, game_id).game
         record_before = record.to_record(before)
-    with LocalClient(create_app(db, ai_delay=0)) as second:
+    with LocalClient(create_app(db, ai_delay=0, limits=SCRIPTED)) as second:
         assert second.get(f"/api/games/{game_id}").json()["moves"] == state["version"]
         with second.websocket_connect(f"/ws/{game_id}") as ws:
             receive_until(ws, is_state)
