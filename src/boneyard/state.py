@@ -50,6 +50,7 @@ class Event:
     move: Move
     points: int = 0
     scoring: tuple[ScoreItem, ...] = ()
+    receiver: int | None = None  #: a give's receiver, fixed when it happened (a later reverse changes "next")
 
 
 @dataclass(slots=True)
@@ -374,7 +375,7 @@ class Game:
             self.give_pending = False
             self.passes = self.drawn = 0
             self.turn = self.next_seat(receiver) if self.rules.forced_draw_ends_turn else receiver
-            event = Event(seat, move)
+            event = Event(seat, move, receiver=receiver)
             self._undo.append(_Undo("give", snapshot, seat, position, receiver))
             if not hand:  # the giver handed over his last tile: he is out, as if he had played it
                 self.hand.events.append(event)

@@ -104,7 +104,8 @@ class TableView:
         events = []
         for event in game.hand.events:
             move = event.move
-            if move.kind == Kind.GIVE and not self.sees_give(event.seat, (event.seat + game.direction) % game.players):
+            receiver = event.receiver if event.receiver is not None else (event.seat + game.direction) % game.players
+            if move.kind == Kind.GIVE and not self.sees_give(event.seat, receiver):
                 move = Move.give()
             events.append(PublicEvent(event.seat, move, event.points, event.scoring))
         return events
