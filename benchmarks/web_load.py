@@ -64,7 +64,13 @@ def serve(db_url: str, port: int, idle: float) -> None:
     rooms = app.state.rooms
     if hasattr(rooms, "idle_seconds"):
         rooms.idle_seconds = idle
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    try:
+        from boneyard.web.limits import server_config
+    except ImportError:  # older code: uvicorn's defaults
+        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    else:  # the settings `boneyard serve` uses
+        with contextlib.suppress(KeyboardInterrupt):  # the benchmark stops its server with SIGINT
+            uvicorn.Server(server_config(app, app.state.limits, host="127.0.0.1", port=port)).run()
 
 
 def free_port() -> int:

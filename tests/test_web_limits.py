@@ -29,7 +29,7 @@ import boneyard
 from boneyard import record
 from boneyard.errors import BoneyardError
 from boneyard.web.app import MAX_SEED, create_app
-from boneyard.web.limits import Limits, TokenBucket
+from boneyard.web.limits import Limits, TokenBucket, server_config
 from tests.web_live import LiveServer, Message, sit
 
 DEEP = "[" * 2000 + "]" * 2000
@@ -391,3 +391,13 @@ def test_a_token_bucket_refills_at_its_rate() -> None:
     assert [bucket.take(), bucket.take()] == [True, False]
     now[0] += 100  # never more than the burst
     assert sum(bucket.take() for _ in range(10)) == 3
+
+
+def test_the_server_compresses_no_message_unless_asked(db: str) -> None:
+    # Deflating every state message cost about a tenth of a move's CPU (docs/web.md); it is a choice, not a default.
+    app = create_app(db)
+    limits = Limits(max_message=2048)
+    plain = server_config(app, limits)
+    assert plain.ws_per_message_deflate is False
+    assert plain.ws_max_size == 2048
+    assert server_config(app, limits, ws_per_message_deflate=True).ws_per_message_deflate is True

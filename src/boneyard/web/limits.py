@@ -136,9 +136,14 @@ class Limits:
 
 def server_config(app: Any, limits: Limits, **settings: Any) -> uvicorn.Config:
     """uvicorn's settings for serving the web table: a WebSocket message over ``limits.max_message``
-    is refused by uvicorn before it is read (``ws_max_size``; a compressed one is measured inflated)."""
+    is refused by uvicorn before it is read (``ws_max_size``; a compressed one is measured inflated).
+
+    Per-message deflate is off by default: a state message is a few kilobytes, and compressing every one
+    cost the server about 0.2 ms of CPU each, a tenth of a move's whole cost (docs/web.md); pass
+    ``ws_per_message_deflate=True`` to trade that CPU for bandwidth."""
     import uvicorn
 
+    settings.setdefault("ws_per_message_deflate", False)
     return uvicorn.Config(app, ws_max_size=limits.max_message, log_level="warning", **settings)
 
 
