@@ -220,15 +220,12 @@ class Narrator:
     __slots__ = ("_told",)
 
     def __init__(self) -> None:
-        self._told: dict[int | None, tuple[int, list[Told]]] = {}  #: by seat: the direction, what was told
+        self._told: dict[int | None, list[Told]] = {}  #: by seat: what was told
 
     def told(self, game: Game, seat: int | None, history: list[PublicEvent]) -> list[Told]:
         """The hand so far as ``seat`` was told it; ``history`` is the hand as its view sees it."""
         events = game.hand.events if game.log else []
-        direction, told = self._told.get(seat, (game.direction, []))
-        if direction != game.direction:  # a view shows a give by the direction of play now
-            told = []
-        self._told[seat] = (game.direction, told)
+        told = self._told.setdefault(seat, [])
         kept = 0
         limit = min(len(told), len(events))
         while kept < limit and told[kept][0] is events[kept]:
