@@ -472,3 +472,30 @@ def test_finish_randomly_ends_and_scores_the_hand(variant: str, players: int) ->
         with pytest.raises(IllegalMoveError):
             fast.undo()
     assert ends <= {"domino", "blocked"} and "domino" in ends
+
+
+LINE_CONFIGS = [c for c in CONFIGS if c[0] != "pip"]
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), LINE_CONFIGS,
+                         ids=[f"{v}-{p}p-{'-'.join(f'{k}={x}' for k, x in o.items()) or 'default'}"
+                              for v, p, o in LINE_CONFIGS])
+def test_placement_points_are_what_apply_scores(variant: str, players: int, options: dict[str, object]) -> None:
+    """``placement_points`` (greedy's look-ahead, the table left as it is) against ``apply`` then
+    ``undo`` for every legal lead and play of random games."""
+    rng = random.Random(f"points {variant}{players}{options}")
+    scoring = 0
+    for seed in range(GAMES):
+        fast = FastGame(variant, players, options=options, seed=seed)
+        while not fast.finished:
+            if not fast.in_hand:
+                fast.next_hand()
+            legal = fast.legal_actions()
+            for action in legal:
+                if action < fast.draw:
+                    expected = fast.apply(action)
+                    fast.undo()
+                    assert fast.placement_points(action) == expected, (seed, fast.to_move(action))
+                    scoring += expected != 0
+            fast.apply(rng.choice(legal))
+    assert scoring > 0 or variant in ("block", "draw")

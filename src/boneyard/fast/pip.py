@@ -62,6 +62,18 @@ FIT: Final = tuple(sum(1 << tile.index for tile in PIP_TILES if n in tile.halves
                    for n in range(MAX_PIPS + 1))
 
 
+def action_tile(action: int) -> int:
+    """The tile index of a lead or play action."""
+    return action // (2 * TARGETS)
+
+
+def listing_key(action: int) -> int:
+    """An int that sorts lead and play actions of one position as :func:`boneyard.players.base.move_order`
+    sorts their moves: by tile, then the table tile joined, then the half that joins (low before high)."""
+    pair, k = divmod(action, TARGETS)
+    return ((pair >> 1) * TARGETS + k) << 1 | (1 - (pair & 1))
+
+
 class FastPip(FastGame):
     """PIP on bit sets with integer actions and undo (build it as ``FastGame("pip", players)``)."""
 
@@ -195,6 +207,10 @@ class FastPip(FastGame):
         if out:
             return out
         return [self.draw] if self.drawn == 0 and self.stock_pos < len(self.stock) else [self.passing]
+
+    def play_target(self) -> int:
+        """The table tile every play must join now: the last owed double (0: any open end)."""
+        return self.pending[-1][0] if self.pending else 0
 
     def _next(self, seat: int, steps: int = 1) -> int:
         return (seat + steps * self.direction) % self.players
@@ -365,9 +381,9 @@ class FastPip(FastGame):
         if action == self.passing:
             return Move.passing()
         if action >= self.give_base:
-            return Move.give(_tile(action - self.give_base))
+            return Move.give(tile_at(action - self.give_base))
         pair, k = divmod(action, TARGETS)
-        tile = _tile(pair >> 1)
+        tile = tile_at(pair >> 1)
         if not self.placed:
             return Move.lead(tile)
         return Move(Kind.PLAY, tile, tile.halves[pair & 1], k)
@@ -394,10 +410,11 @@ class FastPip(FastGame):
 
     def tiles_of(self, seat: int) -> list[Tile]:
         """The tiles in ``seat``'s hand."""
-        return [_tile(index) for index in bits(self.hands[seat])]
+        return [tile_at(index) for index in bits(self.hands[seat])]
 
 
-def _tile(index: int) -> Tile:
+def tile_at(index: int) -> Tile:
+    """The PIP tile with ``index``; raises :class:`~boneyard.errors.IllegalMoveError` for none."""
     tile = _TILE[index]
     if tile is None:
         raise IllegalMoveError(f"there is no PIP tile with index {index}")

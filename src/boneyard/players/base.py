@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from boneyard.errors import OptionError
+from boneyard.fast.pip import PIP_TILES, FastPip, action_tile, listing_key, tile_at
 from boneyard.moves import Kind, Move
 from boneyard.view import SeatView
 
@@ -77,7 +78,7 @@ def fast_order(game: FastGame, actions: list[int]) -> list[int]:
 
 
 #: variants whose fast actions are ``tile * arms + arm`` on line arms (draw and pass last)
-_LINE_ACTIONS = frozenset({"block", "draw", "all-fives", "bergen", "flower-scorpion"})
+_LINE_ACTIONS = frozenset({"block", "draw", "all-fives", "bergen", "double-bergen", "flower-scorpion"})
 
 
 def placement_rank(points: int, tile: Tile, tile_value: Callable[[Tile], int]) -> tuple[int, int, int, int]:
@@ -134,6 +135,9 @@ class GreedyPlayer:
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "greedy"
+        self._shed_rules: object = None
+        self._shed: list[int] = []
+        self._spread = 1
 
     def choose(self, view: SeatView) -> Move:
         def rank(move: Move) -> tuple[int, ...]:
@@ -143,44 +147,72 @@ class GreedyPlayer:
         return first_best(sorted(view.legal_moves(), key=move_order), rank)
 
     def choose_action(self, game: FastGame) -> int:
-        """The same choice on the fast engine: a placement's points are what ``apply`` scores
-        (taken back with ``undo``)."""
-        tile_value = game.rules.tile_value
-        if game.rules.name not in _LINE_ACTIONS:  # each action's move is built once, for the order and the rank
-            moves = {action: game.to_move(action) for action in game.legal_actions()}
-            if len(moves) == 1:
-                return next(iter(moves))
-
-            def rank_move(action: int) -> tuple[int, ...]:
-                move = moves[action]
-                points = 0
-                if move.is_placement:
-                    points = game.apply(action)
-                    game.undo()
-                return greedy_rank(move, points, tile_value)
-
-            return first_best(sorted(moves, key=lambda action: move_order(moves[action])), rank_move)
-        actions = fast_order(game, game.legal_actions())
+        """The same choice on the fast engine, from the actions alone: a placement's points are
+        :meth:`~boneyard.fast.FastGame.placement_points` (nothing is applied), the rest of its rank
+        depends on the tile only (tabled once per rules), and equal ranks go to the first in
+        :func:`move_order`."""
+        actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        # a placement of the line games is tile * arms + arm, below draw and pass
-        tiles = game.t.tiles
+        if game.rules is not self._shed_rules:
+            self._table_shedding(game)
+        if isinstance(game, FastPip):
+            return self._choose_pip(game, actions)
+        # a placement of the line games is tile * arms + arm, below draw and pass; when there is one,
+        # a draw is never the best (it ranks below every placement)
+        shed = self._shed
         arms = game.arms
         draw = game.draw
-        apply = game.apply
-        undo = game.undo
-        scores = game.scores_during_hand  # Block and Draw: a placement scores nothing until the hand ends
-
-        def rank(action: int) -> tuple[int, ...]:
+        points = game.placement_points if game.scores_during_hand else None
+        spread = self._spread
+        best_rank = None
+        tied: list[int] = []
+        for action in actions:
             if action >= draw:
-                return (0, 0, 0, 0)
-            points = 0
-            if scores:
-                points = apply(action)
-                undo()
-            return placement_rank(points, tiles[action // arms], tile_value)
+                continue
+            rank = shed[action // arms]
+            if points is not None:
+                rank += points(action) * spread
+            if best_rank is None or rank > best_rank:
+                best_rank = rank
+                tied = [action]
+            elif rank == best_rank:
+                tied.append(action)
+        return tied[0] if len(tied) == 1 else fast_order(game, tied)[0]
 
-        return first_best(actions, rank)
+    def _choose_pip(self, game: FastPip, actions: list[int]) -> int:
+        """PIP: plays score nothing during the round, so a placement's rank is its tile's; a give
+        hands over the lightest tile (:func:`greedy_rank`)."""
+        if game.give_pending:
+            base = game.give_base
+            pips = [tile_at(action - base).pips for action in actions]
+            return actions[pips.index(min(pips))]  # gives are listed by tile index, move_order's order
+        shed = self._shed
+        best_rank = -1
+        tied: list[int] = []
+        for action in actions:
+            rank = shed[action_tile(action)]
+            if rank > best_rank:
+                best_rank = rank
+                tied = [action]
+            elif rank == best_rank:
+                tied.append(action)
+        return min(tied, key=listing_key) if len(tied) > 1 else tied[0]
+
+    def _table_shedding(self, game: FastGame) -> None:
+        """Per tile index, :func:`placement_rank` after the points as one int (tile value x 32 + high
+        half, both from the rank itself), and the spread that puts the points above it."""
+        tile_value = game.rules.tile_value
+        tiles = PIP_TILES if isinstance(game, FastPip) else game.t.tiles
+        keys: dict[int, int] = {}
+        for tile in tiles:
+            _, _, value, high = placement_rank(0, tile, tile_value)
+            assert 0 <= high < 32
+            keys[tile.index] = value * 32 + high
+        low = min(keys.values())
+        self._shed = [keys.get(index, low) - low for index in range(max(keys) + 1)]
+        self._spread = max(self._shed) + 1
+        self._shed_rules = game.rules
 
 
 level("random")(RandomPlayer)
