@@ -129,6 +129,27 @@ def unsupported(rules: Rules) -> list[str]:
     return []
 
 
+#: Double Bergen: :func:`~boneyard.rules.double_bergen.tip_points` of each multiset of arm tips seen
+_TIP_POINTS: dict[int, int] = {}
+
+
+def tips_points(key: int, lone_double_scores: bool) -> int:
+    """:func:`~boneyard.rules.double_bergen.tip_points` of the arm tips in ``key``, remembered: a tip
+    (number v, h exposed halves) adds ``1 << 3 * (3 * v + h)`` to the key (the tips are a multiset, at
+    most four, so a digit never overflows), which the engine keeps up to date arm by arm."""
+    memo = key << 1 | lone_double_scores
+    points = _TIP_POINTS.get(memo)
+    if points is None:
+        tips: list[tuple[int, int]] = []
+        code = 0
+        while key:
+            tips += [divmod(code, 3)] * (key & 7)
+            key >>= 3
+            code += 1
+        points = _TIP_POINTS[memo] = tip_points(tips, lone_double_scores)
+    return points
+
+
 def pair_index(a: int, b: int) -> int:
     """The tile index of the tile with halves ``a`` and ``b`` (either order)."""
     high, low = (a, b) if a >= b else (b, a)
@@ -607,8 +628,12 @@ class FastGame:
         weight = self.weight
         if self._mode == DOUBLE:
             owner = self.owner
-            return self._tips_points([(value[arm], weight[arm]) for arm in range(self.narms) if owner[arm] != 1],
-                                     self.placed)
+            key = 0
+            for arm in range(self.narms):
+                if owner[arm] != 1:
+                    key += 1 << 3 * (3 * value[arm] + weight[arm])
+            points = tips_points(key, self.rules.options.lone_double_scores)
+            return points + SPINNER_PAIR if self.placed < _SPINNER_COVERED else points
         return self._ends_points(seat, tile, value[0], weight[0], value[1], weight[1])
 
     def _ends_points(self, seat: int, tile: int, v0: int, k0: int, v1: int, k1: int) -> int:
@@ -625,51 +650,70 @@ class FastGame:
         total = sum(play_scores(v0, k0, v1, k1, self.t.halves[tile], self._dice[0], self._dice[1], opts))
         return floored(total, self.scores[seat], opts.score_floor) if total < 0 else total
 
-    def _tips_points(self, tips: list[tuple[int, int]], placed: int) -> int:
-        """Double Bergen's points with ``tips`` (number, exposed halves) at the started arms once
-        ``placed`` tiles lie on the table (the spinner pays while one of its faces is free)."""
-        points = tip_points(tips, self.rules.options.lone_double_scores) if tips else 0
-        return points + SPINNER_PAIR if placed < _SPINNER_COVERED else points
-
-    def placement_points(self, action: int) -> int:
-        """What :meth:`apply` returns for the lead or play ``action`` (one of :meth:`legal_actions`,
-        below :attr:`draw`), worked out from the arms as the placement would leave them, without
-        changing anything: a greedy choice's look-ahead (``tests/test_fast.py`` compares it with
-        ``apply`` for every legal placement of random games)."""
+    def placement_points(self, actions: Sequence[int]) -> list[int]:
+        """What :meth:`apply` would return for each of ``actions`` (some of :meth:`legal_actions`; a
+        draw or a pass scores nothing), worked out from the arms as each placement would leave them,
+        without changing anything: a greedy choice's look-ahead (``tests/test_fast.py`` compares it
+        with ``apply`` for every legal placement of random games)."""
         mode = self._mode
         if mode == PLAIN:
-            return 0
+            return [0] * len(actions)
         t = self.t
-        tile, arm = divmod(action, self.arms)
-        if not self.placed:  # the lead: one exposed half at each tip
+        arms = self.arms
+        draw = self.draw
+        seat = self.turn
+        if not self.placed:  # leads: one exposed half at each tip
             if mode == FIVES:
-                return self._count_points[t.pips[tile]]
-            if mode == DOUBLE:
-                return self._tips_points([], 1)
-            return self._ends_points(self.turn, tile, t.high[tile], 1, t.low[tile], 1)
+                return [self._count_points[t.pips[action // arms]] for action in actions]
+            if mode == DOUBLE:  # the spinner alone: no arm tips yet
+                return [SPINNER_PAIR] * len(actions)
+            return [self._ends_points(seat, action // arms, t.high[action // arms], 1, t.low[action // arms], 1)
+                    for action in actions]
         value = self.value
         weight = self.weight
         owner = self.owner
-        v = value[arm]
-        if t.is_double[tile]:
-            after, exposed = v, 2
-        else:
-            after, exposed = t.high[tile] + t.low[tile] - v, 1
-        twin = arm ^ 1
-        # a side of the lead double taken while the other is free: that one then shows both halves
-        twin_exposed = 2 if arm < 2 and owner[arm] == 1 and self.lead_double and owner[twin] == 1 else weight[twin]
-        if mode == FIVES:  # the count changes at this arm and at its twin (new short ends expose nothing yet)
-            count = self.count + after * exposed - v * weight[arm]
-            if arm < 2:
-                count += value[twin] * (twin_exposed - weight[twin])
-            return self._count_points[count]
+        high = t.high
+        low = t.low
+        is_double = t.is_double
+        lead_double = self.lead_double
+        tips = spinner = 0
+        lone = False
         if mode == DOUBLE:  # the spinner's faces (owner 1), new ones included, are no arm tips
-            tips = [(value[i], weight[i]) for i in range(self.narms) if owner[i] != 1 and i != arm]
-            tips.append((after, exposed))
-            return self._tips_points(tips, self.placed + 1)
-        if arm == 0:
-            return self._ends_points(self.turn, tile, after, exposed, value[1], twin_exposed)
-        return self._ends_points(self.turn, tile, value[0], twin_exposed, after, exposed)
+            for arm in range(self.narms):
+                if owner[arm] != 1:
+                    tips += 1 << 3 * (3 * value[arm] + weight[arm])
+            lone = self.rules.options.lone_double_scores
+            spinner = SPINNER_PAIR if self.placed + 1 < _SPINNER_COVERED else 0
+        out: list[int] = []
+        for action in actions:
+            if action >= draw:
+                out.append(0)
+                continue
+            tile, arm = divmod(action, arms)
+            v = value[arm]
+            if is_double[tile]:
+                after, exposed = v, 2
+            else:
+                after, exposed = high[tile] + low[tile] - v, 1
+            if mode == DOUBLE:
+                key = tips + (1 << 3 * (3 * after + exposed))
+                if owner[arm] != 1:
+                    key -= 1 << 3 * (3 * v + weight[arm])
+                out.append(tips_points(key, lone) + spinner)
+                continue
+            twin = arm ^ 1
+            # a side of the lead double taken while the other is free: that one then shows both halves
+            twin_exposed = 2 if arm < 2 and owner[arm] == 1 and lead_double and owner[twin] == 1 else weight[twin]
+            if mode == FIVES:  # the count changes at this arm and its twin (new short ends expose nothing yet)
+                count = self.count + after * exposed - v * weight[arm]
+                if arm < 2:
+                    count += value[twin] * (twin_exposed - weight[twin])
+                out.append(self._count_points[count])
+            elif arm == 0:
+                out.append(self._ends_points(seat, tile, after, exposed, value[1], twin_exposed))
+            else:
+                out.append(self._ends_points(seat, tile, value[0], twin_exposed, after, exposed))
+        return out
 
     def _open_ends(self, spinner: int, v: int) -> None:
         n = self.narms

@@ -8,7 +8,7 @@ from a spec such as ``"expert:time=0.2"``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from boneyard.errors import OptionError
@@ -163,16 +163,14 @@ class GreedyPlayer:
         shed = self._shed
         arms = game.arms
         draw = game.draw
-        points = game.placement_points if game.scores_during_hand else None
         spread = self._spread
         best_rank = None
         tied: list[int] = []
-        for action in actions:
+        points = game.placement_points(actions) if game.scores_during_hand else [0] * len(actions)
+        for action, scored in zip(actions, points, strict=True):
             if action >= draw:
                 continue
-            rank = shed[action // arms]
-            if points is not None:
-                rank += points(action) * spread
+            rank = shed[action // arms] + scored * spread
             if best_rank is None or rank > best_rank:
                 best_rank = rank
                 tied = [action]
@@ -200,19 +198,33 @@ class GreedyPlayer:
         return min(tied, key=listing_key) if len(tied) > 1 else tied[0]
 
     def _table_shedding(self, game: FastGame) -> None:
-        """Per tile index, :func:`placement_rank` after the points as one int (tile value x 32 + high
-        half, both from the rank itself), and the spread that puts the points above it."""
-        tile_value = game.rules.tile_value
-        tiles = PIP_TILES if isinstance(game, FastPip) else game.t.tiles
-        keys: dict[int, int] = {}
-        for tile in tiles:
-            _, _, value, high = placement_rank(0, tile, tile_value)
-            assert 0 <= high < 32
-            keys[tile.index] = value * 32 + high
-        low = min(keys.values())
-        self._shed = [keys.get(index, low) - low for index in range(max(keys) + 1)]
-        self._spread = max(self._shed) + 1
-        self._shed_rules = game.rules
+        rules = game.rules
+        tabled = _SHEDDING.get(id(rules))
+        if tabled is None or tabled[0] is not rules:
+            if len(_SHEDDING) > 64:
+                _SHEDDING.clear()
+            tiles = PIP_TILES if isinstance(game, FastPip) else game.t.tiles
+            tabled = (rules, *shedding_ranks(tiles, rules.tile_value))
+            _SHEDDING[id(rules)] = tabled
+        _, self._shed, self._spread = tabled
+        self._shed_rules = rules
+
+
+def shedding_ranks(tiles: Sequence[Tile], tile_value: Callable[[Tile], int]) -> tuple[list[int], int]:
+    """Per tile index, :func:`placement_rank` after the points as one int (tile value x 32 + high
+    half, both read off the rank), shifted to start at 0; and the spread that puts points above it."""
+    keys: dict[int, int] = {}
+    for tile in tiles:
+        _, _, value, high = placement_rank(0, tile, tile_value)
+        assert 0 <= high < 32
+        keys[tile.index] = value * 32 + high
+    low = min(keys.values())
+    shed = [keys.get(index, low) - low for index in range(max(keys) + 1)]
+    return shed, max(shed) + 1
+
+
+#: the shedding ranks of the rules in use (the player of every game of a series shares its rules' table)
+_SHEDDING: dict[int, tuple[object, list[int], int]] = {}
 
 
 level("random")(RandomPlayer)
