@@ -46,7 +46,8 @@ from boneyard.view import SeatView
 PREVIOUS_COMMIT = "0ddea28"
 ROOT = Path(__file__).resolve().parent.parent
 
-#: the child: one JSON request a line ({"record", "seat", "spec", "seed"}), one move a line back
+#: the child: one JSON request a line ({"record", "seat", "spec", "seed"}), one line back: the move, a tab
+#: and how many deals its expert searched for it (0 for a forced move)
 CHILD = """
 import json, sys
 from boneyard.players.base import make_player
@@ -59,8 +60,11 @@ for line in sys.stdin:
     if key not in players:
         players[key] = make_player(request["spec"], seed=request["seed"])
     game = replay(request["record"])
-    move = players[key].choose(SeatView(game, request["seat"]))
-    sys.stdout.write(str(move) + "\\n")
+    player = players[key]
+    player.last = None
+    move = player.choose(SeatView(game, request["seat"]))
+    deals = player.last.samples if player.last is not None else 0
+    sys.stdout.write(f"{move}\\t{deals}\\n")
     sys.stdout.flush()
 """
 
@@ -91,6 +95,10 @@ class PreviousExpert:
         self.seed = seed
 
     def choose_in(self, game: Game, seat: int) -> Move:
+        return self.decide(game, seat)[0]
+
+    def decide(self, game: Game, seat: int) -> tuple[Move, int]:
+        """The previous expert's move for ``seat`` and how many deals it searched for it."""
         request = {"record": to_record(game), "seat": seat, "spec": self.spec, "game": self.game_id,
                    "seed": self.seed}
         stdin: IO[str] | None = self.child.stdin
@@ -101,7 +109,8 @@ class PreviousExpert:
         answer = stdout.readline().strip()
         if not answer:
             raise RuntimeError(f"the previous expert (commit {PREVIOUS_COMMIT}) stopped answering")
-        return Move.parse(answer)
+        move, _, deals = answer.partition("\t")
+        return Move.parse(move), int(deals)
 
 
 def start_child(commit: str) -> subprocess.Popen[str]:

@@ -9,9 +9,18 @@ into a temporary folder and run in a child process, see :mod:`benchmarks.previou
 A second table gives each level's decision time
 per move (mean and 95th percentile), measured on a few hands of every variant.
 
+``--deals-per-decision`` instead counts the deals the expert searches per decision: the same decision
+positions (taken from seeded games of heuristic players, ``--player-counts`` players) are given to
+today's expert and to the expert of :data:`~benchmarks.previous_expert.PREVIOUS_COMMIT`, one after the
+other, at the same ``--expert`` budget; today's expert once with ``race=0`` (it searches the whole
+budget, like the previous one: the throughput) and once as it plays (racing may stop early).  A
+position where today's expert searches every deal that agrees with what the seat saw (nothing left to
+draw, few deals: the exact expectation) has no ratio; the table counts it after the ``+``.
+
     python -m benchmarks.strength                       # the short default run (a few minutes)
     python -m benchmarks.strength --deals 50 --variants block,all-fives --pairs expert-greedy
     python -m benchmarks.strength --expert "expert:time=0.5" --workers 8 --json out.json
+    python -m benchmarks.strength --deals-per-decision --variants double-bergen,pip --positions 20
 """
 
 from __future__ import annotations
@@ -23,8 +32,11 @@ import time
 from collections.abc import Sequence
 
 from benchmarks import previous_expert
+from boneyard.chance import Chance
 from boneyard.players.base import make_player
-from boneyard.rules.base import VARIANTS
+from boneyard.players.expert import ExpertPlayer
+from boneyard.record import replay, to_record
+from boneyard.rules.base import VARIANTS, make_rules
 from boneyard.sim.simulate import simulate
 from boneyard.state import Game
 from boneyard.view import SeatView
@@ -67,9 +79,6 @@ def decision_times(variants: Sequence[str], levels: Sequence[str], hands: int, p
         times: list[float] = []
         for variant in variants:
             for number in range(hands):
-                from boneyard.chance import Chance
-                from boneyard.rules.base import make_rules
-
                 game = Game(make_rules(variant, players), chance=Chance(seed + number))
                 game.next_hand()
                 seats = [make_player(spec, seed=number)] + [make_player("greedy") for _ in range(players - 1)]
@@ -90,6 +99,89 @@ def decision_times(variants: Sequence[str], levels: Sequence[str], hands: int, p
     return rows
 
 
+def decision_positions(variant: str, players: int, count: int, seed: int) -> list[tuple[dict[str, object], int]]:
+    """``count`` decisions (record so far, seat on turn) with a choice, every third one of seeded heuristic games."""
+    found: list[tuple[dict[str, object], int]] = []
+    heuristic = make_player("heuristic")
+    number = 0
+    while len(found) < count:
+        game = Game(make_rules(variant, players), chance=Chance(seed + number))
+        number += 1
+        decisions = 0
+        while not game.finished and len(found) < count:
+            if not game.in_hand:
+                game.next_hand()
+                continue
+            view = SeatView(game, game.turn)
+            if len(view.legal_moves()) > 1:
+                decisions += 1
+                if decisions % 3 == 1:
+                    found.append((to_record(game), game.turn))
+            game.apply(heuristic.choose(view))
+    return found
+
+
+def _spread(values: Sequence[float]) -> str:
+    return f"{statistics.median(values):7.1f} [{min(values):g}-{max(values):g}]"
+
+
+def deals_per_decision(variants: Sequence[str], counts: Sequence[int], positions: int, expert: str,
+                       seed: int) -> list[dict[str, object]]:
+    """Deals searched per decision by today's expert (``race=0`` and as it plays) and the previous one."""
+    full = expert + ("," if ":" in expert else ":") + "race=0"
+    rows: list[dict[str, object]] = []
+    child = previous_expert.start_child(previous_expert.PREVIOUS_COMMIT)
+    print(f"Deals searched per decision at {expert}: the previous expert (commit {previous_expert.PREVIOUS_COMMIT}) "
+          f"and today's, same positions; ratio = today (race=0) / previous per position, median [min-max]")
+    print(f"{'variant':14} {'players':>7} {'positions':>9}  {'previous':>20}  {'today race=0':>20}  "
+          f"{'ratio':>22}  {'today as it plays':>20}  {'s/decision prev, today':>22}")
+    try:
+        for variant in variants:
+            for players in counts:
+                deals: dict[str, list[float]] = {"previous": [], "full": [], "default": []}
+                seconds: dict[str, list[float]] = {"previous": [], "full": []}
+                complete = 0  # positions where today's expert searched every consistent deal (no ratio)
+                for index, (record, seat) in enumerate(decision_positions(variant, players, positions, seed)):
+                    game = replay(record)
+                    started = time.perf_counter()
+                    old = previous_expert.PreviousExpert(child, expert, index, seed + index)
+                    deals["previous"].append(old.decide(game, seat)[1])
+                    seconds["previous"].append(time.perf_counter() - started)
+                    for key, spec in (("full", full), ("default", expert)):
+                        player = make_player(spec, seed=seed + index)
+                        assert isinstance(player, ExpertPlayer)
+                        started = time.perf_counter()
+                        player.choose(SeatView(game, seat))
+                        search = player.last
+                        assert search is not None
+                        if key == "full" and search.deals is not None and search.samples >= len(search.deals):
+                            complete += 1  # the exact expectation: no more deals to search
+                            deals["previous"].pop()
+                            seconds["previous"].pop()
+                            break
+                        if key == "full":
+                            seconds["full"].append(time.perf_counter() - started)
+                        deals[key].append(search.samples)
+                ratios = [new / max(1, old) for new, old in zip(deals["full"], deals["previous"], strict=True)]
+                row = {"variant": variant, "players": players, "positions": len(ratios), "complete": complete,
+                       "expert": expert,
+                       "previous": deals["previous"], "today_race0": deals["full"], "today": deals["default"],
+                       "ratio_median": statistics.median(ratios), "ratio_min": min(ratios),
+                       "ratio_max": max(ratios), "seconds_previous": statistics.fmean(seconds["previous"]),
+                       "seconds_today": statistics.fmean(seconds["full"])}
+                rows.append(row)
+                print(f"{variant:14} {players:>7} {f'{len(ratios)}+{complete}':>9}  {_spread(deals['previous']):>20}  "
+                      f"{_spread(deals['full']):>20}  "
+                      f"{statistics.median(ratios):6.1f}x [{min(ratios):.1f}-{max(ratios):.1f}]".ljust(107)
+                      + f"  {_spread(deals['default']):>20}  "
+                      f"{row['seconds_previous']:10.3f}, {row['seconds_today']:.3f}", flush=True)
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(timeout=30)
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default=",".join(sorted(VARIANTS)), help="comma-separated variants")
@@ -102,8 +194,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--timing-hands", type=int, default=2,
                         help="hands per variant for the timing table (0: no timing table)")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
+    parser.add_argument("--deals-per-decision", action="store_true",
+                        help="count the deals the expert searches per decision, today's against the previous one's")
+    parser.add_argument("--positions", type=int, default=20,
+                        help="decision positions per variant and player count (--deals-per-decision)")
+    parser.add_argument("--player-counts", default="2,4", help="player counts (--deals-per-decision)")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    if args.deals_per_decision:
+        counts = [int(c) for c in args.player_counts.split(",") if c.strip()]
+        found = deals_per_decision(variants, counts, args.positions, args.expert, args.seed)
+        if args.json_path:
+            with open(args.json_path, "w", encoding="utf-8") as handle:
+                json.dump({"deals_per_decision": found, "args": vars(args)}, handle, indent=2)
+        return
     pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
     print(f"Win rate of the first level, {args.players} players, {args.deals} duplicate deals "
           f"(each played from every seat), seed {args.seed}")

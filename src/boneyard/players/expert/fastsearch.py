@@ -1,10 +1,12 @@
-"""The expert's per-deal evaluation on the fast engine (line games: Block, Draw, All Fives, Bergen, F&S).
+"""The expert's per-deal evaluation on the fast engine, in every variant.
 
 When :func:`boneyard.fast.unsupported` accepts the variant and its options, :class:`FastRoot`
-rebuilds the current position once per decision on a :class:`~boneyard.fast.FastGame` (the
-public history replayed move by move, hidden tiles left out), checks that it offers exactly
-the view's legal moves, and then, for every sampled deal, only swaps in the sampled hands and
-stock.  Each root move is then valued on that deal:
+rebuilds the current position once per decision on a :class:`~boneyard.fast.FastGame` (for PIP a
+:class:`~boneyard.fast.FastPip`): the public history replayed move by move, hidden tiles and hidden
+gives left out, the set-up draws of Double Bergen and PIP (no moves) only in the stock's count.  It
+checks that the result offers exactly the view's legal moves (else the reference game is searched),
+and then, for every sampled deal, only swaps in the sampled hands and stock.  Each root move is then
+valued on that deal:
 
 * **exactly** when nothing can be drawn any more (no stock, or the stock is down to the
   reserve) and at most :data:`EXACT_TILES` tiles remain in all hands — for two-player Block
@@ -14,36 +16,49 @@ stock.  Each root move is then valued on that deal:
   searched once, and games without in-hand scoring (Block, Draw) share a transposition table
   across the root moves of one deal.  A search that passes :data:`EXACT_NODES` nodes is given
   up and the decision falls back to playouts for its remaining deals.
-* otherwise by :data:`PLAYOUTS` greedy playouts (best immediate score, then a double before any
-  other tile — ``doubles_first`` — then the heaviest tile, ties at random), each on its own random
-  order of the hidden stock.
+* otherwise by :data:`PLAYOUTS` greedy playouts (one in Double Bergen and PIP, :data:`ONE_PLAYOUT`):
+  best immediate score, then a double before any other tile (``doubles_first``; not in PIP, where the
+  playout sheds its heaviest tile first as the reference playout does), then the heaviest tile, ties
+  at random, each playout on its own random order of the hidden stock.  A PIP give hands over the
+  heaviest tile.
 
-The value is the reference search's objective (:class:`~.search.Objective`), plus
-:data:`HAND_WIN` for winning the hand in Block and Draw.  Every search and playout ends with the
-position taken back by ``undo``: nothing is copied.
+The value is the reference search's objective (:class:`~.objective.Objective`: for PIP, whose lowest
+score wins, the best opponent's points minus the seat's), plus :data:`HAND_WIN` for winning the hand
+in Block and Draw.  Every search and playout ends with the position taken back by ``undo``: nothing
+is copied.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from boneyard.errors import BoneyardError
-from boneyard.fast import FastGame, unsupported
+from boneyard.fast import FastGame, FastPip, unsupported
+from boneyard.fast.pip import PIP_TILES, SPAN, TARGETS
 from boneyard.moves import Kind, Move
 from boneyard.players.expert.determinize import rules_of
-from boneyard.tiles import Tile
+from boneyard.players.expert.objective import Objective
+from boneyard.tiles import Tile, W
 from boneyard.view import SeatView
 
-WIN_VALUE = 1000.0
 EXACT_TILES = 16  #: tiles left in all hands at most for the exact search (two-player Block: the whole hand)
 EXACT_NODES = 60_000  #: node limit of one exact search (beyond it this decision uses playouts)
 #: bonus for winning the hand in games without in-hand scoring (Block, Draw), where the hand's
 #: points all go to its winner: the search plays first for the hand, then for its margin
 HAND_WIN = 100.0
 PLAYOUTS = 2  #: greedy playouts per root move and deal when the exact search does not apply
+#: the variants with one playout per root move and deal: more deals at the same budget (the stock's order
+#: is sampled anew with each deal); the other line games keep the two they were measured with
+ONE_PLAYOUT = ("double-bergen", "pip")
 _PHANTOM = 255  #: a tile index outside every set: the stand-in for hidden tiles during the replay
+_HIDDEN_GIVE = 254  #: the stand-in for a PIP tile given out of this seat's sight (never the phantom)
+#: a tile the first player is dealt in the replay, so that the opening finds him without set-up draws
+#: (Double Bergen's draws for a double to set, PIP's for the starter: not moves, only the stock's count)
+_OPENERS = {"double-bergen": Tile(0, 0).index, "pip": Tile(W, W).index}
 _INF = float("inf")
+_POINT = 1 << 12  #: a playout key's unit of points (a tile's rank stays below it)
+_DRAW_KEY = -10_000 * _POINT  #: a draw or pass in the playout's order: after every placement
 
 
 class _Abort(Exception):
@@ -54,13 +69,14 @@ class FastRoot:
     """The decision's position on the fast engine; values root moves on sampled deals."""
 
     def __init__(self, game: FastGame, me: int, side: Sequence[int], start: Sequence[int],
-                 actions: list[int]) -> None:
+                 actions: list[int], objective: Objective) -> None:
         self.game = game
         self.me = me
         self.side = frozenset(side)
         self.rivals = [seat for seat in range(game.players) if seat not in self.side]
         self.start = list(start)
         self.actions = actions
+        self.objective = objective
         self.root_pos = game.stock_pos
         self.exact_ok = True  #: cleared when an exact search runs past its node limit
         self.nodes = 0  #: nodes of the exact searches so far (for measurements)
@@ -70,17 +86,35 @@ class FastRoot:
         self._tt: dict[tuple[int, ...], tuple[float, float]] = {}
         rules = game.rules
         self._no_draw = rules.draw_mode == "none"
+        self.playouts = 1 if rules.name in ONE_PLAYOUT else PLAYOUTS
         self._reserve = rules.reserve
         scoring = game.scores_during_hand
         self._scoring = scoring
-        self._hand_win = not scoring
-        self._plain = not scoring and game.spinner_mode == 0  # no in-hand points, two line ends: a table
+        pip = isinstance(game, FastPip)
+        self._hand_win = not scoring and not pip  # Block and Draw
+        # no in-hand points, two line ends: a transposition table, and equal ends searched once
+        self._plain = self._hand_win and game.spinner_mode == 0
+        #: an action's tile: ``action // unit`` below ``draw``, ``action - give_base`` from ``give_base`` (PIP)
+        self._unit = 2 * TARGETS if pip else game.arms
+        self._give_base = game.give_base if isinstance(game, FastPip) else 1 << 62
+        #: per tile index: what it weighs in hand, and whether the playouts take it first as a double
+        self._weights: Sequence[int] = game.t.pips if not pip else _pip_values(rules.tile_value)
+        doubles: Sequence[bool] = [False] * SPAN if pip else game.t.is_double
+        #: the playout's order of tiles after the points, by ``doubles_first``: a double first, then the weight
+        self._ranks = {first: [(int(first and double) << 10) + weight
+                               for double, weight in zip(doubles, self._weights, strict=True)]
+                       for first in (False, True)}
 
     @classmethod
-    def build(cls, view: SeatView, moves: Sequence[Move], side: Sequence[int]) -> FastRoot | None:
-        """The position of ``view`` on the fast engine, or ``None`` where it does not apply."""
+    def build(cls, view: SeatView, moves: Sequence[Move], side: Sequence[int],
+              objective: Objective | None = None) -> FastRoot | None:
+        """The position of ``view`` on the fast engine, or ``None`` where it does not apply.
+
+        ``objective`` values finished positions (default: the expert's for ``view``); a caller that
+        values positions itself (a subclass's :meth:`value`) and passes none gets ``None`` for a
+        lowest-score game (PIP), where its highest-score value would be wrong."""
         rules = rules_of(view)
-        if unsupported(rules) or rules.lower_score_wins:
+        if unsupported(rules) or (rules.lower_score_wins and objective is None):
             return None
         try:
             game = _replay(view)
@@ -93,7 +127,7 @@ class FastRoot:
         if legal != set(view.legal_moves()):  # pragma: no cover - the fast engine's tests rule this out
             return None
         actions = [game.from_move(move) for move in moves]
-        return cls(game, view.seat, side, view.scores, actions)
+        return cls(game, view.seat, side, view.scores, actions, objective or Objective(view))
 
     # ------------------------------------------------------------------ one deal
     def load(self, hands: Sequence[Sequence[Tile]], stock: Sequence[Tile]) -> None:
@@ -126,25 +160,23 @@ class FastRoot:
         return sum(hand.bit_count() for hand in game.hands) <= EXACT_TILES
 
     def value(self) -> float:
-        """The objective of the current (finished) position: own score change minus the best rival's."""
+        """The objective of the current (finished) position (:meth:`.Objective.outcome`, plus the hand bonus)."""
         game = self.game
-        scores = game.scores
-        start = self.start
-        value = float(scores[self.me] - start[self.me] - max(scores[s] - start[s] for s in self.rivals))
+        value = self.objective.outcome(game.scores, game.finished, game.winner)
         if self._hand_win and not game.in_hand and game.last_winner is not None:
             value += HAND_WIN if game.last_winner in self.side else -HAND_WIN
-        if game.finished and game.winner is not None:
-            value += WIN_VALUE if game.winner in self.side else -WIN_VALUE
         return value
 
     # ------------------------------------------------------------------ exact search
     def _exact(self) -> float:
         game = self.game
         side = self.side
-        pips = game.t.pips
-        arms = game.arms
+        weights = self._weights
+        unit = self._unit
+        give_base = self._give_base
         draw = game.draw
-        tt = self._tt if self._plain else None
+        plain = self._plain
+        tt = self._tt if plain else None
         limit = self.nodes + EXACT_NODES
         value_of = self.value
         legal = game.legal_actions
@@ -154,7 +186,9 @@ class FastRoot:
         values = game.value
 
         def heavy(action: int) -> int:
-            return -pips[action // arms] if action < draw else 1
+            if action < draw:
+                return -weights[action // unit]
+            return -weights[action - give_base] if action >= give_base else 1
 
         def search(alpha: float, beta: float) -> float:
             self.nodes += 1
@@ -180,8 +214,8 @@ class FastRoot:
             alpha0, beta0 = alpha, beta
             actions = legal()
             if len(actions) > 1:
-                if game.narms == 2 and values[0] == values[1] and game.placed and not self._scoring:
-                    actions = [a for a in actions if a >= draw or a % arms == 0]
+                if plain and game.narms == 2 and values[0] == values[1] and game.placed:
+                    actions = [a for a in actions if a >= draw or a % unit == 0]
                 actions.sort(key=heavy)
             if game.turn in side:
                 best = -_INF
@@ -234,51 +268,45 @@ class FastRoot:
         self.noisy = True
         total = 0.0
         hidden = game.stock[game.stock_pos:]
-        for number in range(PLAYOUTS):
+        for number in range(self.playouts):
             if number and len(hidden) > 1:  # the stock's order is hidden: every playout draws its own
                 rng.shuffle(hidden)
                 game.stock[game.stock_pos:] = hidden
             total += self._playout(rng)
-        return total / PLAYOUTS
+        return total / self.playouts
 
     def _playout(self, rng: random.Random) -> float:
         """One greedy playout to the end of the hand, taken back afterwards."""
         game = self.game
-        pips = game.t.pips
-        arms = game.arms
+        unit = self._unit
+        give_base = self._give_base
         draw = game.draw
         scoring = self._scoring
         legal = game.legal_actions
         apply = game.apply
-        undo = game.undo
-        no_doubles = [False] * len(game.t.is_double)
-        doubles = game.t.is_double if self.doubles_first else no_doubles
+        placement = game.placement_points
+        # the policy's key as one int: points, then a double (doubles_first), then the tile's weight
+        rank = self._ranks[self.doubles_first]
         taken = 0
         while game.in_hand:
             actions = legal()
             if len(actions) > 1:
-                best: list[int] = []
-                best_key = (-_INF, 0, 0)
-                for action in actions:
-                    if action >= draw:
-                        key: tuple[float, int, int] = (-10_000.0, 0, 0)
-                    else:
-                        points = 0
-                        if scoring:
-                            points = apply(action)
-                            undo()
-                        tile = action // arms
-                        key = (float(points), doubles[tile], pips[tile])
-                    if key > best_key:
-                        best, best_key = [action], key
-                    elif key == best_key:
-                        best.append(action)
+                if scoring:  # every placement's points at once, nothing applied
+                    keys = [points * _POINT + rank[action // unit] if action < draw else _DRAW_KEY
+                            for action, points in zip(actions, placement(actions), strict=True)]
+                else:
+                    keys = [rank[action // unit] if action < draw
+                            else rank[action - give_base] if action >= give_base  # a PIP give: the heaviest
+                            else _DRAW_KEY for action in actions]
+                best_key = max(keys)
+                best = [action for action, key in zip(actions, keys, strict=True) if key == best_key]
                 action = best[0] if len(best) == 1 else rng.choice(best)
             else:
                 action = actions[0]
             apply(action)
             taken += 1
         value = self.value()
+        undo = game.undo
         for _ in range(taken):
             undo()
         return value
@@ -291,6 +319,14 @@ def _mask(tiles: Sequence[Tile]) -> int:
     return mask
 
 
+def _pip_values(value: Callable[[Tile], int]) -> list[int]:
+    """What each PIP tile counts in hand, by tile index (0 where no tile has the index)."""
+    values = [0] * SPAN
+    for tile in PIP_TILES:
+        values[tile.index] = value(tile)
+    return values
+
+
 def _replay(view: SeatView) -> FastGame | None:
     """The current hand on a fast game: the public history replayed (hidden tiles are phantoms)."""
     rules = rules_of(view)
@@ -300,16 +336,25 @@ def _replay(view: SeatView) -> FastGame | None:
     game = FastGame(rules, deal=False)
     game.hand_number = max(1, view.hand_number) - 1
     dice = view.dice
-    game.start_hand([[] for _ in range(view.players)], [_PHANTOM] * (view.stock_count + draws), first,
+    deal: list[list[int]] = [[] for _ in range(view.players)]
+    if rules.name in _OPENERS:
+        deal[first] = [_OPENERS[rules.name]]
+    game.start_hand(deal, [_PHANTOM] * (view.stock_count + draws), first,
                     (dice.flower, dice.scorpion) if dice is not None else None)
     game.leader = game.turn = first
     game.lead_tile = -1
+    # the tiles that may lead, where the lead is this decision (the replay's own leads are not checked)
+    game.lead_mask = 0 if history else _mask([m.tile for m in view.legal_moves() if m.tile is not None])
     phantom = 1 << _PHANTOM
     game.hands = [phantom] * view.players  # never empty: the replay cannot end the hand
     for event in history:
         if not game.in_hand or game.turn != event.seat:
             return None  # pragma: no cover - the replay follows the table
-        game.apply(game.from_move(event.move))
+        move = event.move
+        if isinstance(game, FastPip) and move.kind == Kind.GIVE and move.tile is None:
+            game.apply(game.give_base + _HIDDEN_GIVE)  # a give this seat did not see
+        else:
+            game.apply(game.from_move(move))
     if not game.in_hand or game.turn != view.turn:
         return None  # pragma: no cover
     game.drop_history()

@@ -9,7 +9,7 @@ of the sample.  The outcome is scored from the searching side's point of view:
 * the change of the score difference over the hand — own side minus the best opponent, or for
   a lowest-score game (PIP) the best opponent minus own side — so a hand of a multi-hand game
   counts for what it brings towards the target;
-* plus or minus :data:`WIN_VALUE` when the playout ends the game.
+* plus or minus :data:`~.objective.WIN_VALUE` when the playout ends the game (:class:`~.objective.Objective`).
 
 Near the end of a hand with nothing left to draw (an empty stock, or one down to the reserve),
 when few tiles remain, the playout is replaced by an exact alpha-beta search of the determinized
@@ -21,11 +21,10 @@ another move does better: every move is compared with that choice deal by deal (
 playout seed) and the move with the highest lower confidence bound on that paired gain is played.
 Where every value is exact, the best mean wins (see :meth:`Search.best`).
 
-For the line games the fast engine supports (Block, Draw, All Fives, partnership Block, Bergen,
-Flower & Scorpion) each deal
-is valued on a :class:`~boneyard.fast.FastGame` instead (:mod:`.fastsearch`): exact alpha-beta
-as soon as nothing can be drawn and few enough tiles remain (in two-player Block the whole hand),
-fast greedy playouts before.  Double Bergen and PIP use the reference game as described above.
+In every variant each deal is valued on a :class:`~boneyard.fast.FastGame` instead (:mod:`.fastsearch`;
+PIP's is a :class:`~boneyard.fast.FastPip`): exact alpha-beta as soon as nothing can be drawn and few
+enough tiles remain (in two-player Block the whole hand), fast greedy playouts before.  The reference
+game described above is searched only where the fast replay of the position fails (a safety net).
 
 The budget goes where it decides: a forced move is not searched; racing (:meth:`Search.race`)
 drops a root move once its paired value clearly trails the leader's and stops when one is left;
@@ -48,12 +47,12 @@ from boneyard.players import heuristic
 from boneyard.players.expert.determinize import determinize, rules_of
 from boneyard.players.expert.fastsearch import FastRoot
 from boneyard.players.expert.inference import Inference, infer
+from boneyard.players.expert.objective import Objective
 from boneyard.players.expert.sampling import all_deals, sample_deal
 from boneyard.state import NONE, Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
-WIN_VALUE = 1000.0
 DEFAULT_TIME = 0.5
 ENDGAME_TILES = 6  #: tiles left in all hands at most for the exact endgame search
 ENDGAME_NODES = 1500  #: node limit of one exact search (beyond it the playout decides)
@@ -66,31 +65,6 @@ RACE_START = 6
 RACE_MARGIN = 2.5
 #: consistent deals at most for searching every one of them instead of sampling (nothing can be drawn)
 ENUMERATE = 48
-
-
-class Objective:
-    """How the searching side values a finished playout."""
-
-    def __init__(self, view: SeatView) -> None:
-        self.lowest = heuristic.lowest_score_wins(view)
-        self.side = set(heuristic.side_of(view, view.seat))
-        self.me = view.seat
-        self.rivals = [seat for seat in range(view.players) if seat not in self.side]
-        self.start = list(view.scores)
-
-    def value(self, game: Game) -> float:
-        delta = [now - before for now, before in zip(game.scores, self.start, strict=True)]
-        mine = delta[self.me]
-        if self.lowest:
-            value = float(min(delta[s] for s in self.rivals) - mine)
-        else:
-            value = float(mine - max(delta[s] for s in self.rivals))
-        if game.finished:
-            if game.winner is not None and game.winner in self.side:
-                value += WIN_VALUE
-            elif game.winner is not None:
-                value -= WIN_VALUE
-        return value
 
 
 def greedy_move(game: Game, rng: random.Random) -> Move:
@@ -186,8 +160,9 @@ class Search:
         self.deals = self._enumerable()
         self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
-        #: the line games' fast path (``None``: the reference game is searched)
-        self.fast = FastRoot.build(view, self.moves, sorted(self.objective.side)) if len(self.moves) > 1 else None
+        #: the fast engine's position (``None``: the reference game is searched)
+        self.fast = (FastRoot.build(view, self.moves, sorted(self.objective.side), self.objective)
+                     if len(self.moves) > 1 else None)
         if self.fast is not None:
             self.fast.doubles_first = doubles_first
 

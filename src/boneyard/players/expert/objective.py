@@ -1,0 +1,46 @@
+"""The expert's objective: what a finished playout or search leaf is worth to the searching side.
+
+One definition for both engines: the reference search values a :class:`~boneyard.state.Game` with
+:meth:`Objective.value`, the fast path (:mod:`.fastsearch`) a fast game's scores and result with
+:meth:`Objective.outcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from boneyard.players import heuristic
+from boneyard.state import Game
+from boneyard.view import SeatView
+
+WIN_VALUE = 1000.0  #: ending the game won (lost: minus as much)
+
+
+class Objective:
+    """How the searching side values a finished playout.
+
+    The change of the score difference over the hand — own side minus the best opponent, or for a
+    lowest-score game (PIP) the best opponent minus own side — plus or minus :data:`WIN_VALUE` when
+    the game ends."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.lowest = heuristic.lowest_score_wins(view)
+        self.side = set(heuristic.side_of(view, view.seat))
+        self.me = view.seat
+        self.rivals = [seat for seat in range(view.players) if seat not in self.side]
+        self.start = list(view.scores)
+
+    def value(self, game: Game) -> float:
+        return self.outcome(game.scores, game.finished, game.winner)
+
+    def outcome(self, scores: Sequence[int], finished: bool, winner: int | None) -> float:
+        """The value of a position with ``scores`` and, where the game is ``finished``, its ``winner``."""
+        start = self.start
+        mine = scores[self.me] - start[self.me]
+        if self.lowest:
+            value = float(min(scores[s] - start[s] for s in self.rivals) - mine)
+        else:
+            value = float(mine - max(scores[s] - start[s] for s in self.rivals))
+        if finished and winner is not None:
+            value += WIN_VALUE if winner in self.side else -WIN_VALUE
+        return value
