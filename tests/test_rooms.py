@@ -25,7 +25,7 @@ from boneyard.state import Game
 from boneyard.view import SeatView
 from boneyard.web import store as store_module
 from boneyard.web.app import create_app
-from boneyard.web.rooms import Connection, ProtocolError, Room, Rooms, Seat, Thinker
+from boneyard.web.rooms import Connection, ProtocolError, Room, Rooms, Seat, SharedState, Thinker
 from boneyard.web.store import Checkpoint, Store
 
 Message = dict[str, Any]
@@ -362,13 +362,13 @@ def test_spectators_share_one_state_per_broadcast(db_url: str) -> None:
             for watcher in watchers:
                 await room.join(watcher)
             built: list[int | None] = []
-            real_state = room.state
+            real_state = room.state_text
 
-            def counting(seat: int | None) -> dict[str, Any]:
+            def counting(seat: int | None, shared: SharedState | None = None) -> str:
                 built.append(seat)
-                return real_state(seat)
+                return real_state(seat, shared)
 
-            room.state = counting  # type: ignore[method-assign]
+            room.state_text = counting  # type: ignore[method-assign]
             await room.handle(mover, {"type": "move", "move": str(room.game.legal_moves()[0])})
             assert all(w.messages[-1]["version"] == 1 and w.messages[-1]["you"] is None for w in watchers)
             return len(built), len(set(built))

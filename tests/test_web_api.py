@@ -22,7 +22,7 @@ from boneyard import record
 from boneyard.rules.base import VARIANTS
 from boneyard.web.app import create_app
 from boneyard.web.limits import Limits
-from boneyard.web.rooms import MAX_MESSAGE, Connection, ConnectionClosed, Room
+from boneyard.web.rooms import MAX_MESSAGE, Connection, ConnectionClosed, Room, SharedState
 
 TILE = re.compile(r"(?<![\w@-])([0-9]{1,2}|[WSRAD])-([0-9]{1,2}|[WSRAD])(?![\w-])")
 Message = dict[str, Any]
@@ -462,14 +462,14 @@ def test_broadcast_forgets_only_closed_sockets(client: TestClient, monkeypatch: 
         raise ConnectionClosed
 
     gone = Connection(closed)
-    build = Room.state
+    build = Room.state_text
     failures = []
 
-    def failing_once(self: Room, seat: int | None) -> Message:
+    def failing_once(self: Room, seat: int | None, shared: SharedState | None = None) -> str:
         if seat is None and not failures:
             failures.append(seat)
             raise RuntimeError("a bug in building one state")
-        return build(self, seat)
+        return build(self, seat, shared)
 
     with client.websocket_connect(f"/ws/{game_id}") as watcher, client.websocket_connect(f"/ws/{game_id}") as ann, \
             client.websocket_connect(f"/ws/{game_id}") as bob:
@@ -477,7 +477,7 @@ def test_broadcast_forgets_only_closed_sockets(client: TestClient, monkeypatch: 
         claim(ann, 0)
         claim(bob, 1)
         room.connections.append(gone)
-        monkeypatch.setattr(Room, "state", failing_once)
+        monkeypatch.setattr(Room, "state_text", failing_once)
         players = {0: ann, 1: bob}
         players[game.turn].send_json({"type": "move", "move": str(game.legal_moves()[0])})
         receive_until(ann, lambda m: is_state(m) and m["version"] == 1)  # sent after the watcher's failure

@@ -51,6 +51,7 @@ from boneyard.review.worker import Reviewer
 from boneyard.rules.base import VARIANTS, find_variant
 from boneyard.web.guard import Guard
 from boneyard.web.limits import Admission, Limits, TokenBucket
+from boneyard.web.narrate import json_text
 from boneyard.web.replayer import replay_steps
 from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room, Rooms, Seat, _hash
 from boneyard.web.store import Store
@@ -339,9 +340,9 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             admission.release(client)
 
     async def seat_at_table(websocket: WebSocket, room: Room) -> None:
-        async def send(message: dict[str, Any]) -> None:
+        async def send_text(text: str) -> None:
             try:
-                await websocket.send_json(message)
+                await websocket.send_text(text)
             except (WebSocketDisconnect, OSError) as error:
                 raise ConnectionClosed from error
             except RuntimeError as error:  # Starlette's "send after close"; anything else is a bug
@@ -349,10 +350,13 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                     raise ConnectionClosed from error
                 raise
 
+        async def send(message: dict[str, Any]) -> None:
+            await send_text(json_text(message))
+
         async def refuse(code: str, message: str, request: Any = None) -> None:
             await send({"type": "error", "code": code, "message": message, "request": request})
 
-        connection = Connection(send)
+        connection = Connection(send, send_text)
         messages = TokenBucket(limits.messages_per_second, limits.message_burst)
         hints = TokenBucket(limits.hints_per_second, limits.hint_burst)
         await room.join(connection)

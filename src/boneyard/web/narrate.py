@@ -17,7 +17,10 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import json.encoder
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from boneyard.layout import Layout, Role
 from boneyard.moves import Kind
@@ -125,9 +128,34 @@ def event_json(event: PublicEvent | Event, names: list[str]) -> dict[str, Any]:
             "scoring": [{"name": item.name, "points": item.points} for item in event.scoring]}
 
 
-#: One move as one seat was told it: the game's own event (kept for its identity), its history
-#: entry, its log text (None for a draw: a run of draws is one log entry) and the tiles placed by then.
-Told = tuple[Event, dict[str, Any], str | None, int]
+def _unencodable(value: object) -> Any:
+    raise TypeError(f"a {type(value).__name__} cannot be sent as JSON")
+
+
+#: CPython's C encoder, made once (``JSONEncoder.encode`` makes one per call, which costs more
+#: than encoding a small value): the same text, compact and not ASCII-escaped.
+_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+_encoder = None if _make_encoder is None else _make_encoder(
+    None, _unencodable, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+_fallback = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def json_text(value: Any) -> str:
+    """``value`` as the JSON text the server sends: what Starlette's ``send_json`` sends
+    (``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``), a state message's parts too."""
+    if _encoder is None:  # (a Python without the C accelerator)
+        return _fallback(value)
+    return "".join(_encoder(value, 0))
+
+
+class Told(NamedTuple):
+    """One move as one seat was told it."""
+
+    event: Event  #: the game's own event (kept for its identity)
+    entry: dict[str, Any]  #: its ``history`` entry (:func:`event_json`)
+    entry_text: str  #: ... as JSON text
+    text: str | None  #: its log text (None for a draw: a run of draws is one log entry)
+    placed: int  #: the tiles placed by then
 
 
 def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[Told]) -> None:
@@ -136,7 +164,7 @@ def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[T
     events = game.hand.events
     names = game.names
     layout = game.layout
-    placed = told[-1][3] if told else 0
+    placed = told[-1].placed if told else 0
     counts = _counts(game, placed)
     first = placed
     for position in range(len(told), len(events)):
@@ -147,23 +175,29 @@ def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[T
             placed += move.is_placement
             count = counts[placed - first - 1] if move.is_placement else None
             text = _event_text(event, _who(names, event.seat, seat), layout, placed, count)
-        told.append((events[position], event_json(event, names), text, placed))
+        entry = event_json(event, names)
+        told.append(Told(events[position], entry, json_text(entry), text, placed))
+
+
+def _entries(names: list[str], seat: int | None, told: list[Told], start: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The log entries of ``told[start:]`` (``start`` begins an entry), each with the position
+    after its last move; a run of draws is one entry."""
+    draws = 0
+    for position in range(start, len(told)):
+        event, text = told[position].event, told[position].text
+        if text is None:
+            draws += 1
+            following = told[position + 1].event if position + 1 < len(told) else None
+            if following is None or following.move.kind != Kind.DRAW or following.seat != event.seat:
+                who = _who(names, event.seat, seat)
+                yield position + 1, {"seat": event.seat, "text": f"{who} drew {plural(draws, 'tile')}"}
+                draws = 0
+            continue
+        yield position + 1, {"seat": event.seat, "text": text}
 
 
 def _log(game: Game, seat: int | None, told: list[Told]) -> list[dict[str, Any]]:
-    names = game.names
-    entries: list[dict[str, Any]] = []
-    draws = 0
-    for position, (event, _, text, _) in enumerate(told):
-        if text is None:
-            draws += 1
-            following = told[position + 1][0] if position + 1 < len(told) else None
-            if following is None or following.move.kind != Kind.DRAW or following.seat != event.seat:
-                who = _who(names, event.seat, seat)
-                entries.append({"seat": event.seat, "text": f"{who} drew {plural(draws, 'tile')}"})
-                draws = 0
-            continue
-        entries.append({"seat": event.seat, "text": text})
+    entries = [entry for _, entry in _entries(game.names, seat, told, 0)]
     if game.hand.result is not None:
         entries.append({"seat": None, "text": hand_end_text(game, seat)})
     return entries
@@ -196,15 +230,17 @@ def table_fields(game: Game, seat: int | None) -> dict[str, Any]:
     """The fields of the web ``state`` message that describe the table in words and marks:
     ``count`` (All Fives), ``last_tile`` (the index of the tile placed last), ``log`` and
     ``owed`` (PIP doubles still owed plays, only while the hand is on)."""
-    return _fields(game, hand_log(game, seat))
+    marks = table_marks(game)
+    return {"count": marks["count"], "last_tile": marks["last_tile"], "log": hand_log(game, seat),
+            "owed": marks["owed"]}
 
 
-def _fields(game: Game, log: list[dict[str, Any]]) -> dict[str, Any]:
+def table_marks(game: Game) -> dict[str, Any]:
+    """The fields of :func:`table_fields` that every seat is told alike: ``count``, ``last_tile``, ``owed``."""
     layout = game.layout
     return {
         "count": open_count(game) if game.log else None,
         "last_tile": len(layout) if layout.tiles and game.log else None,
-        "log": log,
         "owed": [{"tile": index, "plays": plays} for index, plays in game.pending] if game.in_hand else [],
     }
 
@@ -212,37 +248,56 @@ def _fields(game: Game, log: list[dict[str, Any]]) -> dict[str, Any]:
 class Narrator:
     """What each seat has been told of the hand in progress, remembered from one ``state``
     message to the next, so that a move costs its own history entry and log line, not the whole
-    hand's again.  What is remembered is keyed by the game's own :class:`~boneyard.state.Event`
-    objects (held, so compared by identity): an undo or a new hand brings new events, and what
-    they replaced is told afresh.  The answers equal :func:`event_json`, :func:`hand_log` and
-    :func:`table_fields` built from scratch (a test plays games and compares)."""
+    hand's again (their JSON text too).  What is remembered is keyed by the game's own
+    :class:`~boneyard.state.Event` objects (held, so compared by identity): an undo or a new hand
+    brings new events, and what they replaced is told afresh.  The answers equal
+    :func:`event_json` and :func:`hand_log` built from scratch (a test plays games and compares)."""
 
-    __slots__ = ("_told",)
+    __slots__ = ("_logged", "_told")
 
     def __init__(self) -> None:
         self._told: dict[int | None, list[Told]] = {}  #: by seat: what was told
+        #: by seat: the log entries of its first ``told`` moves as JSON text (a run of draws that
+        #: may go on is not among them)
+        self._logged: dict[int | None, tuple[int, list[str]]] = {}
 
-    def told(self, game: Game, seat: int | None, history: list[PublicEvent]) -> list[Told]:
-        """The hand so far as ``seat`` was told it; ``history`` is the hand as its view sees it."""
+    def told(self, game: Game, seat: int | None, view: TableView) -> list[Told]:
+        """The hand so far as ``seat`` was told it; ``view`` is that seat's view of ``game``."""
         events = game.hand.events if game.log else []
         told = self._told.setdefault(seat, [])
         kept = 0
         limit = min(len(told), len(events))
-        while kept < limit and told[kept][0] is events[kept]:
+        while kept < limit and told[kept].event is events[kept]:
             kept += 1
-        del told[kept:]
+        if kept < len(told):  # an undo or a new hand
+            del told[kept:]
+            self._logged.pop(seat, None)
         if kept < len(events):
-            _tell(game, seat, history, told)
+            _tell(game, seat, view.history(), told)
         return told
 
-    def history(self, game: Game, seat: int | None, history: list[PublicEvent]) -> list[dict[str, Any]]:
-        """The ``history`` of the ``state`` message (one :func:`event_json` per move)."""
-        return [entry for _, entry, _, _ in self.told(game, seat, history)]
+    @staticmethod
+    def history_text(told: list[Told]) -> str:
+        """The ``history`` of the ``state`` message (one :func:`event_json` per move) as JSON text."""
+        return "[" + ",".join(item.entry_text for item in told) + "]"
 
-    def table_fields(self, game: Game, seat: int | None, history: list[PublicEvent]) -> dict[str, Any]:
-        """:func:`table_fields`, from what ``seat`` was told before."""
-        return _fields(game, _log(game, seat, self.told(game, seat, history)) if game.log else [])
+    def log_text(self, game: Game, seat: int | None, told: list[Told]) -> str:
+        """:func:`hand_log` as JSON text, from what ``seat`` was told (:meth:`told`, just called)."""
+        if not game.log:
+            return "[]"
+        done, texts = self._logged.get(seat, (0, []))
+        ongoing: list[str] = []
+        for after, entry in _entries(game.names, seat, told, done):
+            if after == len(told) and told[-1].text is None:  # a run of draws that may go on
+                ongoing.append(json_text(entry))
+            else:
+                texts.append(json_text(entry))
+                done = after
+        self._logged[seat] = (done, texts)
+        if game.hand.result is not None:
+            ongoing.append(json_text({"seat": None, "text": hand_end_text(game, seat)}))
+        return "[" + ",".join(texts + ongoing) + "]"
 
 
-__all__ = ["Narrator", "event_json", "hand_end_text", "hand_log", "latest_text", "open_count", "plural",
-           "table_fields"]
+__all__ = ["Narrator", "Told", "event_json", "hand_end_text", "hand_log", "json_text", "latest_text", "open_count",
+           "plural", "table_fields", "table_marks"]

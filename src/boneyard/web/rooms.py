@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import multiprocessing
 import secrets
@@ -59,11 +60,12 @@ from boneyard.chance import HandChance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
-from boneyard.render.geometry import Geometry, extend_geometry, hotspots, table_size
+from boneyard.render.geometry import Geometry, TileBox, extend_geometry, hotspots, table_size
 from boneyard.rules.base import make_rules
 from boneyard.state import Game
-from boneyard.view import PublicEvent, SeatView, TableView
-from boneyard.web.narrate import Narrator, event_json
+from boneyard.tiles import Tile
+from boneyard.view import SeatView, TableView
+from boneyard.web.narrate import Narrator, json_text, table_marks
 from boneyard.web.store import Append, Checkpoint, Seats, Store, StoredGame, TakeBack
 
 MAX_MESSAGE: Final = 4096  #: bytes; longer messages are refused unread
@@ -72,6 +74,31 @@ IDLE_SECONDS: Final = 600.0  #: a room with nobody connected and nothing to do l
 log = logging.getLogger(__name__)
 SeatKind = Literal["human", "computer"]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+SendText = Callable[[str], Awaitable[None]]
+#: The fields of a ``state`` message, in order; those in :data:`SEAT_KEYS` are each connection's
+#: own, the rest are the same for every connection and encoded once per broadcast.
+STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number", "you", "players", "hand", "legal",
+                     "can_draw", "can_pass", "gives", "turn", "direction", "stock", "target", "dice", "pending",
+                     "in_hand", "finished", "winner", "table", "hotspots", "history", "last", "can_undo", "summary",
+                     "count", "last_tile", "log", "owed")
+SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
+                              "last", "can_undo", "log"})
+
+
+def _runs() -> tuple[tuple[tuple[str, ...], str | None], ...]:
+    """:data:`STATE_KEYS` as runs of shared fields, each followed by one seat's own field (the last by none)."""
+    runs: list[tuple[tuple[str, ...], str | None]] = []
+    shared: list[str] = []
+    for key in STATE_KEYS:
+        if key in SEAT_KEYS:
+            runs.append((tuple(shared), key))
+            shared = []
+        else:
+            shared.append(key)
+    return (*runs, (tuple(shared), None))
+
+
+_RUNS: Final = _runs()
 
 
 class ConnectionClosed(Exception):
@@ -189,15 +216,39 @@ class Thinker:
 
 
 class Connection:
-    """One WebSocket (or test double): how to send to it and which seat it holds."""
+    """One WebSocket (or test double): how to send to it and which seat it holds.
 
-    __slots__ = ("held", "hinting", "seat", "send")
+    ``send`` sends a message given as an object; ``send_text`` (if given) sends one already
+    encoded as JSON text, as ``state`` messages are (a test double without it gets the object)."""
 
-    def __init__(self, send: Send) -> None:
+    __slots__ = ("held", "hinting", "seat", "send", "send_text")
+
+    def __init__(self, send: Send, send_text: SendText | None = None) -> None:
         self.send = send
+        self.send_text = send_text
         self.seat: int | None = None
         self.held: set[int] = set()  #: every seat this connection has claimed or resumed
         self.hinting = False  #: a hint for this connection is being worked out
+
+    async def send_state(self, text: str) -> None:
+        """Send a message given as its JSON text."""
+        if self.send_text is not None:
+            await self.send_text(text)
+        else:
+            await self.send(json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class SharedState:
+    """The part of a room's ``state`` message that every connection gets alike, as JSON text
+    (:meth:`Room.shared_state`): each seat's message is ``pieces`` with that seat's own field
+    after each piece (the piece ends with its key), then ``suffix``."""
+
+    geometry: Geometry
+    pieces: tuple[tuple[str, str], ...]  #: (text up to a seat's own field, that field's key)
+    suffix: str
+    table_head: str  #: the ``table`` field up to its ``view``, which ghosts may widen
+    view: str  #: the ``view`` of the table without ghosts
 
 
 class Room:
@@ -222,6 +273,7 @@ class Room:
         self._geometry: tuple[tuple[int, int, int], Geometry] | None = None
         self.last: dict[str, Any] | None = None  #: the last move's hand and end; the move is in each view
         self.narrator = Narrator()  #: each seat's history and log, extended move by move
+        self._tile_texts: list[tuple[TileBox, str]] = []  #: the table's tiles and their JSON text
         self._task: asyncio.Task[None] | None = None
         self.table = table_size(len(game.rules.tile_set()))
 
@@ -304,25 +356,33 @@ class Room:
         return any(event.seat == seat for event in game.hand.events)
 
     def state(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` message for one connection (``seat`` None: a spectator)."""
+        """The ``state`` message for one connection (``seat`` None: a spectator), as an object."""
+        message: dict[str, Any] = json.loads(self.state_text(seat))
+        return message
+
+    def state_text(self, seat: int | None, shared: SharedState | None = None) -> str:
+        """The ``state`` message for one connection as the JSON text sent: ``shared`` (the part
+        every connection gets alike, :meth:`shared_state`, built once per broadcast) with this
+        seat's own fields spliced in."""
+        shared = shared or self.shared_state()
+        own = self._own_fields(seat, shared)
+        return "".join([text for before, key in shared.pieces for text in (before, own[key])]) + shared.suffix
+
+    def shared_state(self) -> SharedState:
+        """What every connection's ``state`` message holds alike, encoded once."""
         game = self.game
-        view = TableView(game) if seat is None else SeatView(game, seat)
+        view = TableView(game)
         names = view.names
         geometry = self.geometry()
-        own_hand = list(view.hand) if isinstance(view, SeatView) else []
-        legal = view.legal_moves() if isinstance(view, SeatView) else []
-        history = view.history()
-        spots = hotspots(view.layout, legal, geometry) if legal else []
         dice = view.dice
         in_hand = game.in_hand
-        state: dict[str, Any] = {
+        fields: dict[str, Any] = {
             "type": "state",
             "game": self.id,
             "variant": view.variant,
             "title": game.rules.title,
             "version": self.moves,
             "hand_number": view.hand_number,
-            "you": seat,
             "players": [
                 {"name": names[index], "kind": info.kind,
                  "level": info.level if info.kind == "computer" else None,
@@ -330,11 +390,6 @@ class Room:
                  "connected": any(c.seat == index for c in self.connections)}
                 for index, (info, size) in enumerate(zip(self.seats, view.hand_sizes, strict=True))
             ],
-            "hand": [str(tile) for tile in own_hand],
-            "legal": [str(move) for move in legal],
-            "can_draw": any(move.kind == Kind.DRAW for move in legal),
-            "can_pass": any(move.kind == Kind.PASS for move in legal),
-            "gives": [str(move.tile) for move in legal if move.kind == Kind.GIVE],
             "turn": view.turn if in_hand else None,
             "direction": view.direction,
             "stock": view.stock_count,
@@ -345,21 +400,61 @@ class Room:
             "in_hand": in_hand,
             "finished": game.finished,
             "winner": game.winner,
-            "table": geometry.as_json(spot.ghost for spot in spots),
-            "hotspots": [spot.as_json() for spot in spots],
-            "history": self.narrator.history(game, seat, history),
-            "last": self.last_move(history, names),
-            "can_undo": self.can_undo(seat),
             "summary": None if in_hand else self.summary(),
-            **self.narrator.table_fields(game, seat, history),  # count, last_tile, log, owed
+            **table_marks(game),  # count, last_tile, owed
         }
-        return state
+        pieces: list[tuple[str, str]] = []
+        text, comma = "{", ""
+        for keys, own in _RUNS:  # each run of shared fields encoded at once (an object, its braces cut)
+            if keys:
+                text += comma + json_text({key: fields[key] for key in keys})[1:-1]
+                comma = ","
+            if own is not None:
+                pieces.append((text + comma + json_text(own) + ":", own))
+                text, comma = "", ","
+        table_head = (f'{{"tiles":{self._tiles_text(geometry)},"table":{json_text([geometry.width, geometry.height])}'
+                      ',"view":')
+        return SharedState(geometry, tuple(pieces), text + "}", table_head, json_text(list(geometry.view())))
 
-    def last_move(self, history: list[PublicEvent], names: list[str]) -> dict[str, Any] | None:
-        """The move to show as just made, as the receiving view saw it (a give's tile hidden)."""
-        if self.last is None or not history:
-            return None
-        return {**event_json(history[-1], names), **self.last}
+    def _own_fields(self, seat: int | None, shared: SharedState) -> dict[str, str]:
+        """The fields of ``seat``'s state message that are its own (:data:`SEAT_KEYS`), as JSON text."""
+        game = self.game
+        view = TableView(game) if seat is None else SeatView(game, seat)
+        hand: list[Tile] = []
+        legal: list[Move] = []
+        if isinstance(view, SeatView):
+            hand, legal = list(view.hand), view.legal_moves()
+        spots = hotspots(game.layout, legal, shared.geometry) if legal else []
+        told = self.narrator.told(game, seat, view)
+        last = None if self.last is None or not told else {**told[-1].entry, **self.last}
+        ghosts = [spot.ghost for spot in spots]
+        return {
+            "you": json_text(seat),
+            "hand": json_text([str(tile) for tile in hand]),
+            "legal": json_text([str(move) for move in legal]),
+            "can_draw": json_text(any(move.kind == Kind.DRAW for move in legal)),
+            "can_pass": json_text(any(move.kind == Kind.PASS for move in legal)),
+            "gives": json_text([str(move.tile) for move in legal if move.kind == Kind.GIVE]),
+            "table": shared.table_head + (json_text(list(shared.geometry.view(ghosts))) if ghosts
+                                          else shared.view) + "}",
+            "hotspots": json_text([spot.as_json() for spot in spots]),
+            "history": Narrator.history_text(told),
+            "last": json_text(last),  # the move just made, as this view saw it (a give's tile hidden)
+            "can_undo": json_text(self.can_undo(seat)),
+            "log": self.narrator.log_text(game, seat, told),
+        }
+
+    def _tiles_text(self, geometry: Geometry) -> str:
+        """The JSON text of the table's tiles: a tile kept from the previous geometry keeps its text."""
+        known = self._tile_texts
+        tiles = geometry.tiles
+        kept = 0
+        limit = min(len(known), len(tiles))
+        while kept < limit and known[kept][0] is tiles[kept]:
+            kept += 1
+        del known[kept:]
+        known.extend((tile, json_text(tile.as_json())) for tile in tiles[kept:])
+        return "[" + ",".join(text for _, text in known) + "]"
 
     def summary(self) -> dict[str, Any] | None:
         """The end-of-hand summary: every hand shown, how each seat's points were made."""
@@ -388,7 +483,7 @@ class Room:
         self.touched = time.monotonic()
         async with self.lock:  # a move being stored is not shown yet
             self.connections.append(connection)
-            await connection.send(self.state(None))
+            await connection.send_state(self.state_text(None))
         self.kick()
 
     async def leave(self, connection: Connection) -> None:
@@ -401,13 +496,15 @@ class Room:
     async def broadcast(self) -> None:
         """Send each connection its state.  Only a closed socket is forgotten: any other failure is
         logged and that connection stays, so a bug costs one message, never a player's seat."""
-        states: dict[int | None, dict[str, Any]] = {}  # built once per seat: spectators share theirs
+        shared: SharedState | None = None  # the part every connection gets alike, encoded once
+        texts: dict[int | None, str] = {}  # built once per seat: spectators share theirs
         for connection in list(self.connections):
             try:
-                state = states.get(connection.seat)
-                if state is None:
-                    state = states[connection.seat] = self.state(connection.seat)
-                await connection.send(state)
+                text = texts.get(connection.seat)
+                if text is None:
+                    shared = shared or self.shared_state()
+                    text = texts[connection.seat] = self.state_text(connection.seat, shared)
+                await connection.send_state(text)
             except ConnectionClosed:
                 if connection in self.connections:
                     self.connections.remove(connection)
@@ -786,5 +883,5 @@ class Rooms:
         await asyncio.to_thread(self.thinker.close)
 
 
-__all__ = ["MAX_MESSAGE", "Connection", "ConnectionClosed", "ProtocolError", "Room", "Rooms", "Seat", "Thinker",
-           "deal_next"]
+__all__ = ["MAX_MESSAGE", "SEAT_KEYS", "STATE_KEYS", "Connection", "ConnectionClosed", "ProtocolError", "Room", "Rooms",
+           "Seat", "SharedState", "Thinker", "deal_next"]
