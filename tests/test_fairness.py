@@ -27,6 +27,7 @@ import boneyard
 from boneyard.errors import BoneyardError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
+from boneyard.players.expert import ExpertPlayer
 from boneyard.rules.base import VARIANTS
 from boneyard.state import Game, HandSetup
 from boneyard.tiles import Tile
@@ -195,3 +196,18 @@ def test_the_partners_hand_is_hidden_too(options: dict[str, object]) -> None:
             if checked >= 8:
                 return
     assert checked >= 4
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_expert_decisions_above_search_on_the_fast_engine(variant: str) -> None:
+    """The proofs above cover the search the expert plays with: in every variant (Double Bergen and PIP
+    included) its decisions at these positions value the deals on the fast engine."""
+    searched = 0
+    for game, _made in (position for seed in range(3) for position in positions(variant, 2, seed)):
+        expert = make_player("expert:samples=1", seed=0)
+        assert isinstance(expert, ExpertPlayer)
+        expert.choose(SeatView(game, game.turn))
+        if expert.last is not None:
+            assert expert.last.fast is not None
+            searched += 1
+    assert searched >= 3
