@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -174,3 +175,23 @@ def test_fast_path_is_reproducible_with_samples() -> None:
     view = SeatView(game, game.turn)
     first = make_player("expert:samples=6", seed=3).choose(view)
     assert make_player("expert:samples=6", seed=3).choose(view) == first
+
+
+def test_an_exact_search_past_the_deadline_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a time budget an exact search still running at the deadline stops: playouts value the move."""
+    monkeypatch.setattr(fastsearch, "_CLOCK_MASK", 0)  # look at the clock at every node
+    for deadline in (None, time.perf_counter() - 1):
+        game = boneyard.new_game("double-bergen", 2, seed=3)  # its stock runs dry before a choice
+        view = SeatView(game, game.turn)
+        while not (len(view.legal_moves()) > 1 and view.stock_count == 0):
+            game.apply(make_player("greedy").choose(view))
+            view = SeatView(game, game.turn)
+        search = Search(view, random.Random(0))
+        fast = search.fast
+        assert fast is not None
+        fast.deadline = deadline
+        hands, stock = sample_deal(search.info, random.Random(1))
+        fast.load(hands, stock)
+        fast.evaluate(0, random.Random(2))
+        assert fast.exact_ok == (deadline is None)
+        assert fast.noisy == (deadline is not None)

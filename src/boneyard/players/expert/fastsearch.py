@@ -14,8 +14,9 @@ valued on that deal:
   side maximising and every other seat minimising (paranoid) the same objective as the
   playouts; heaviest tiles are tried first, a play on either of two equal line ends is
   searched once, and games without in-hand scoring (Block, Draw) share a transposition table
-  across the root moves of one deal.  A search that passes :data:`EXACT_NODES` nodes is given
-  up and the decision falls back to playouts for its remaining deals.
+  across the root moves of one deal.  A search that passes :data:`EXACT_NODES` nodes, or the
+  decision's deadline (:attr:`FastRoot.deadline`, set under a time budget), is given up and the
+  decision falls back to playouts for its remaining deals.
 * otherwise by :data:`PLAYOUTS` greedy playouts (one in Double Bergen and PIP, :data:`ONE_PLAYOUT`):
   best immediate score, then a double before any other tile (``doubles_first``; not in PIP, where the
   playout sheds its heaviest tile first as the reference playout does), then the heaviest tile, ties
@@ -31,6 +32,7 @@ is copied.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 
 from boneyard.errors import BoneyardError
@@ -57,6 +59,7 @@ _HIDDEN_GIVE = 254  #: the stand-in for a PIP tile given out of this seat's sigh
 #: (Double Bergen's draws for a double to set, PIP's for the starter: not moves, only the stock's count)
 _OPENERS = {"double-bergen": Tile(0, 0).index, "pip": Tile(W, W).index}
 _INF = float("inf")
+_CLOCK_MASK = 1023  #: the exact search looks at the clock once every 1,024 nodes
 _POINT = 1 << 12  #: a playout key's unit of points (a tile's rank stays below it)
 _DRAW_KEY = -10_000 * _POINT  #: a draw or pass in the playout's order: after every placement
 
@@ -78,7 +81,9 @@ class FastRoot:
         self.actions = actions
         self.objective = objective
         self.root_pos = game.stock_pos
-        self.exact_ok = True  #: cleared when an exact search runs past its node limit
+        self.exact_ok = True  #: cleared when an exact search runs past its node limit or the deadline
+        #: the decision's deadline (``perf_counter``): an exact search still running then is given up
+        self.deadline: float | None = None
         self.nodes = 0  #: nodes of the exact searches so far (for measurements)
         self.noisy = False  #: set once a root move was valued by playouts rather than exactly
         #: the playout policy: after the points, a double before any other tile (else only the heaviest)
@@ -178,6 +183,8 @@ class FastRoot:
         plain = self._plain
         tt = self._tt if plain else None
         limit = self.nodes + EXACT_NODES
+        deadline = self.deadline
+        clock = _CLOCK_MASK
         value_of = self.value
         legal = game.legal_actions
         apply = game.apply
@@ -192,7 +199,8 @@ class FastRoot:
 
         def search(alpha: float, beta: float) -> float:
             self.nodes += 1
-            if self.nodes > limit:
+            if self.nodes > limit or (deadline is not None and not self.nodes & clock
+                                      and time.perf_counter() > deadline):
                 raise _Abort
             if not game.in_hand:
                 return value_of()

@@ -200,6 +200,7 @@ class Search:
         seed = self.rng.getrandbits(32)
         fast = self.fast
         if fast is not None:
+            fast.deadline = deadline
             fast.load(hands, stock)
         values: list[float] = []
         for index in self.active:
