@@ -20,6 +20,7 @@ from collections.abc import Callable
 import pytest
 
 import boneyard
+from boneyard.chance import SplitMix
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.fast import FastGame, bits, engine, tables, unsupported
 from boneyard.moves import Kind, Move
@@ -330,7 +331,9 @@ KERNEL_CONFIGS = [c for c in CONFIGS
                               for v, p, o in KERNEL_CONFIGS])
 def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, options: dict[str, object]) -> None:
     """Every traced kernel playout replays on the Python engine: at each step the same number of
-    legal actions, the kernel's choice among them, and the same final hands, play scores and end."""
+    legal actions, the kernel's choice among them (the one the seat's stream picks from the legal
+    actions in choice order, as the random player does), and the same final hands, play scores, end
+    and streams."""
     rng = random.Random(f"kernel{variant}{players}{options}")
     for seed in range(GAMES * 5):
         fast = FastGame(variant, players, options=options, seed=seed)
@@ -340,13 +343,16 @@ def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, 
             fast.apply(rng.choice(fast.legal_actions()))
         if not fast.in_hand:
             continue
-        end, seat, _turn, placed, stock_pos, hands, scores, moves, trace = compiled.rollout(
-            fast.kernel_config(), fast.kernel_state(), rng.getrandbits(64), True)
+        streams = [SplitMix(rng.getrandbits(64)) for _ in range(players)]
+        end, seat, _turn, placed, stock_pos, hands, scores, moves, states, trace = compiled.rollout(
+            fast.kernel_config(), fast.kernel_state(), [stream.state for stream in streams], True)
         assert trace is not None and len(trace) == moves
         for count, action in trace:
             legal = fast.legal_actions()
             assert count == len(legal) and action in legal, (variant, seed, fast.placed)
+            assert action == streams[fast.turn].pick(fast.choice_order(legal)), (variant, seed, fast.placed)
             fast.apply(action)
+        assert [stream.state for stream in streams] == states
         assert not fast.in_hand
         assert (fast.last_end, fast.last_winner if fast.last_end == "domino" else None) == (
             ("domino", "blocked", "unfinished")[end], seat)
@@ -372,7 +378,7 @@ def test_kernel_rejects_a_malformed_state() -> None:
         pytest.skip("the compiled kernel is not built")
     fast = FastGame("block", 2, seed=1)
     with pytest.raises(ValueError, match="state needs 19 items"):
-        compiled.rollout(fast.kernel_config(), (), 1, False)
+        compiled.rollout(fast.kernel_config(), (), [1, 2], False)
 
 
 @pytest.mark.parametrize(("variant", "options"), [("double-bergen", {}), ("bergen", {"cover_lead_double_first": True}),

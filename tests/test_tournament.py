@@ -131,7 +131,7 @@ def test_callable_players_get_a_seed_when_they_take_one() -> None:
     first = build_player("tests.test_tournament:seeded_random", seed=5)
     second = build_player("tests.test_tournament:seeded_random", seed=5)
     assert isinstance(first, RandomPlayer)
-    assert first.rng.random() == second.rng.random()
+    assert first.stream.next() == second.stream.next()
     assert isinstance(build_player("tests.test_tournament:first_mover"), FirstMover)
 
 

@@ -1,24 +1,110 @@
-"""Chance, in one place: the deal, the stock order, leaders chosen by lot and dice.
+"""Chance, in one place: the deal, the stock order, leaders chosen by lot, dice, and the random
+player's stream.
 
 A :class:`Chance` is a seeded generator.  The same seed gives the same hands, stock order,
 leaders and dice, in the same order; nothing else in Boneyard draws random numbers for the
-rules, so a record of the outcomes replays a game exactly.
+rules, so a record of the outcomes replays a game exactly.  :meth:`Chance.deal` gives a hand's
+outcome as tile indices (what the fast engine takes); :meth:`Chance.setup` the same outcome as
+:class:`~boneyard.state.HandSetup` tiles (what the reference engine takes).
+
+:class:`SplitMix` is the stream the ``random`` player chooses from: splitmix64, which the
+compiled kernel (``boneyard/fast/_kernel.c``) computes number for number, so a random player
+makes the same choices in Python and in a compiled playout.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
+from boneyard.rules.base import Rules
 from boneyard.state import Dice, HandSetup
 
 if TYPE_CHECKING:
     from boneyard.state import Game
+    from boneyard.tiles import Tile
+
+MASK64 = (1 << 64) - 1
+_T = TypeVar("_T")
 
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` of a series (the same whatever the worker count)."""
     return (seed * 1_000_003 + index * 7_919) % (2**63)
+
+
+class SplitMix:
+    """A splitmix64 stream (Steele, Lea and Flood 2014): 64-bit state, one addition and two
+    multiplications per number.  :meth:`below` maps a number to ``0 … n-1`` by its top 32 bits
+    (Lemire's multiply-shift, without rejection: a bias of at most ``n / 2**32``)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.state = (seed if seed is not None else random.SystemRandom().getrandbits(64)) & MASK64
+
+    def next(self) -> int:
+        """The next 64-bit number."""
+        self.state = state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A number in ``0 … n-1`` (one step of the stream)."""
+        return ((self.next() >> 32) * n) >> 32
+
+    def pick(self, items: Sequence[_T]) -> _T:
+        """One of ``items`` (the one at :meth:`below`); a single item is taken without a step."""
+        return items[0] if len(items) == 1 else items[self.below(len(items))]
+
+
+#: how many random bits ``Random._randbelow(i + 1)`` asks for
+_BITS = tuple((i + 1).bit_length() for i in range(256))
+
+
+def shuffle(rng: random.Random, items: list[_T]) -> None:
+    """``rng.shuffle(items)``: the same permutation from the same draws of the generator, four times
+    faster.  CPython's ``Random.shuffle`` swaps each position ``i`` from the end with ``_randbelow(i + 1)``,
+    which draws ``getrandbits(k)`` for the bit length ``k`` of ``i + 1`` until the result is below it;
+    here that loop is inline (a test compares the two for many seeds and sizes)."""
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(items) - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+@dataclass(slots=True)
+class Deal:
+    """A hand's chance outcome as tile indices (:attr:`Tile.index`): each seat's tiles in the order
+    dealt, the stock in drawing order, the leader chosen by lot and the dice (Flower & Scorpion)."""
+
+    hands: list[list[int]]
+    stock: list[int]
+    leader: int | None
+    dice: Dice | None
+
+
+class _TileSet:
+    """A rules' tile set, looked up by index (built once per :class:`Chance`)."""
+
+    __slots__ = ("by_index", "indices", "refuses", "rules")
+
+    def __init__(self, rules: Rules) -> None:
+        tiles = rules.tile_set()
+        self.rules = rules
+        self.by_index: dict[int, Tile] = {tile.index: tile for tile in tiles}
+        #: the tile index at each position of the set (None: the positions are the indices)
+        positions = tuple(tile.index for tile in tiles)
+        self.indices: tuple[int, ...] | None = None if positions == tuple(range(len(tiles))) else positions
+        #: whether the rules can refuse a deal (only then are the dealt hands shown to them as tiles)
+        self.refuses = type(rules).acceptable_deal is not Rules.acceptable_deal
 
 
 class Chance:
@@ -27,25 +113,55 @@ class Chance:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
+        self._set: _TileSet | None = None
 
-    def setup(self, game: Game) -> HandSetup:
-        """Shuffle and deal the coming hand; pick a leader and roll dice where the rules need."""
+    def _tiles(self, rules: Rules) -> _TileSet:
+        known = self._set
+        if known is None or known.rules is not rules:
+            known = self._set = _TileSet(rules)
+        return known
+
+    def deal(self, game: Game) -> Deal:
+        """Shuffle and deal the coming hand; pick a leader and roll dice where the rules need.
+
+        The set's positions are shuffled as integers (``shuffle`` makes the same permutation whatever
+        the items), so the outcome is the one a shuffle of the tiles themselves would give."""
         rules = game.rules
-        tiles = list(rules.tile_set())
+        known = self._tiles(rules)
+        order = list(range(len(known.by_index)))
         size = rules.deal_size()
         players = rules.players
+        rng = self.rng
+        indices = known.indices
         while True:
-            self.rng.shuffle(tiles)
-            deal = [sorted(tiles[seat * size:(seat + 1) * size], reverse=True) for seat in range(players)]
-            if rules.acceptable_deal(deal):
+            shuffle(rng, order)
+            dealt = order if indices is None else [indices[position] for position in order]
+            hands = [dealt[seat * size:(seat + 1) * size] for seat in range(players)]
+            if not known.refuses or rules.acceptable_deal(self._as_tiles(known, hands)):
                 break
-        stock = tiles[players * size:]
-        leader = self.rng.randrange(players) if rules.random_leader_needed(game) else None
+        leader = rng.randrange(players) if rules.random_leader_needed(game) else None
         dice = None
         if rules.uses_dice:
-            roll = [self.rng.randint(1, 6) for _ in range(4)]
+            roll = [rng.randint(1, 6) for _ in range(4)]
             dice = Dice((roll[0], roll[1]), (roll[2], roll[3]))
-        return HandSetup(deal, stock, leader, dice)
+        return Deal(hands, dealt[players * size:], leader, dice)
+
+    @staticmethod
+    def _as_tiles(known: _TileSet, hands: list[list[int]]) -> list[list[Tile]]:
+        """Each hand as tiles, highest index first (the order a reference hand is held in)."""
+        by_index = known.by_index
+        return [[by_index[index] for index in sorted(hand, reverse=True)] for hand in hands]
+
+    def hand_setup(self, rules: Rules, deal: Deal) -> HandSetup:
+        """``deal`` as the reference engine takes it."""
+        known = self._tiles(rules)
+        by_index = known.by_index
+        return HandSetup(self._as_tiles(known, deal.hands), [by_index[index] for index in deal.stock], deal.leader,
+                         deal.dice)
+
+    def setup(self, game: Game) -> HandSetup:
+        """:meth:`deal` as a :class:`~boneyard.state.HandSetup` of tiles."""
+        return self.hand_setup(game.rules, self.deal(game))
 
 
 class HandChance(Chance):
@@ -53,7 +169,6 @@ class HandChance(Chance):
     number only, so a game stopped and resumed (at the terminal or the web table) is dealt exactly as one
     played straight through."""
 
-    def setup(self, game: Game) -> HandSetup:
+    def deal(self, game: Game) -> Deal:
         self.rng = random.Random(game_seed(self.seed, len(game.log)))
-        return super().setup(game)
-
+        return super().deal(game)

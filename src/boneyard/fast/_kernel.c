@@ -2,10 +2,16 @@
  *
  * It plays the hand of a FastGame (same representation: tiles as bit indices, arms with a
  * number, the halves they expose and their tip's table index) from a given position to its end
- * with uniformly random legal actions, and hands the final position back.  The rules are those
- * of boneyard/fast/engine.py, which is the definition; tests/test_fast.py replays every traced
+ * as the ``random`` player does, and hands the final position back.  The rules are those of
+ * boneyard/fast/engine.py, which is the definition; tests/test_fast.py replays every traced
  * kernel playout on the Python engine action by action.  Sets of up to 64 tiles (double-six,
  * double-nine); boneyard.fast falls back to Python for larger sets or when this is not built.
+ *
+ * The random player (boneyard.players.base.RandomPlayer) puts the legal actions in the choice
+ * order (FastGame.choice_order: placements by tile, then the tip tile they join, then the number;
+ * draw and pass last) and, when there is more than one, takes the one at SplitMix.below(n) of
+ * its seat's splitmix64 stream (boneyard.chance.SplitMix).  The kernel does exactly that, with
+ * one stream state per seat, so a compiled hand is the same hand as one played in Python.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -26,7 +32,7 @@ typedef struct {
     int value[MAXARMS], weight[MAXARMS], owner[MAXARMS], spin[MAXARMS];
     long scores[MAXP];
     int in_hand, end, end_seat;
-    uint64_t rng;
+    uint64_t streams[MAXP];
 } St;
 
 static inline uint64_t next_random(uint64_t *s) {  /* splitmix64 */
@@ -62,6 +68,27 @@ static int legal(const St *g, int *out) {
     if (n) { if (g->voluntary && can_draw) out[n++] = g->draw; return n; }
     out[0] = can_draw ? g->draw : g->passing;
     return 1;
+}
+
+/* the actions in the random player's choice order (FastGame.choice_order): a placement's key is its
+ * tile, then the tip tile and the number it joins, above the action itself; draw and pass last */
+static void choice_order(const St *g, int *actions, int n) {
+    if (n < 2 || !g->placed) return;  /* leads come by tile index already */
+    uint64_t keys[MAXTILES * 2 + 2];
+    for (int i = 0; i < n; i++) {
+        int a = actions[i];
+        uint64_t key;
+        if (a < g->draw) {
+            int arm = a % g->arms;
+            key = ((uint64_t)((a / g->arms) << 16 | g->owner[arm] << 5 | g->value[arm]) << 20) | (uint64_t)a;
+        } else {
+            key = 1ULL << 60 | (uint64_t)a;
+        }
+        int j = i;
+        for (; j > 0 && keys[j - 1] > key; j--) keys[j] = keys[j - 1];
+        keys[j] = key;
+    }
+    for (int i = 0; i < n; i++) actions[i] = (int)(keys[i] & 0xFFFFF);
 }
 
 static void open_ends(St *g, int spinner, int v) {
@@ -162,16 +189,18 @@ static int int_list(PyObject *seq, int *out, int max, const char *what) {
     return (int)n;
 }
 
-/* rollout(config, state, seed, trace) -> (end, end_seat, turn, placed, stock_pos, hands, scores, moves, trace)
+/* rollout(config, state, streams, trace) -> (end, end_seat, turn, placed, stock_pos, hands, scores, moves, streams,
+ *                                           trace)
  * config: (players, arms, spinner_mode, can_draw, reserve, voluntary, scoring, unit, immediate, partners, target, top)
  * state: (hands, stock, stock_pos, turn, passes, drawn, placed, lead_tile, narms, lead_sides, lead_spinner,
  *         lead_double, spinners, count, value, weight, owner, spin, scores)
+ * streams: each seat's splitmix64 state; the result holds them as the hand left them.
  * trace: when true, the last item is a list of (legal action count, action) pairs; otherwise None. */
 static PyObject *rollout(PyObject *self, PyObject *args) {
-    PyObject *config, *state;
-    unsigned long long seed;
+    PyObject *config, *state, *streams;
     int want_trace;
-    if (!PyArg_ParseTuple(args, "O!O!Kp", &PyTuple_Type, &config, &PyTuple_Type, &state, &seed, &want_trace)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!O!p", &PyTuple_Type, &config, &PyTuple_Type, &state, &PyList_Type, &streams,
+                          &want_trace)) return NULL;
     St g;
     memset(&g, 0, sizeof g);
     int cfg[12];
@@ -219,7 +248,11 @@ static PyObject *rollout(PyObject *self, PyObject *args) {
     int sc[MAXP];
     if (int_list(PyTuple_GET_ITEM(state, 18), sc, MAXP, "scores") != g.players) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scores: one per seat"); return NULL; }
     for (int s = 0; s < g.players; s++) g.scores[s] = sc[s];
-    g.rng = seed;
+    if (PyList_GET_SIZE(streams) != g.players) { PyErr_SetString(PyExc_ValueError, "streams: one per seat"); return NULL; }
+    for (int s = 0; s < g.players; s++) {
+        g.streams[s] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(streams, s));
+        if (PyErr_Occurred()) return NULL;
+    }
     g.in_hand = 1;
     PyObject *trace = NULL;
     if (want_trace && !(trace = PyList_New(0))) return NULL;
@@ -227,7 +260,8 @@ static PyObject *rollout(PyObject *self, PyObject *args) {
     long moves = 0;
     while (g.in_hand) {
         int n = legal(&g, actions);
-        int action = n == 1 ? actions[0] : actions[below(&g.rng, n)];
+        int action = actions[0];
+        if (n > 1) { choice_order(&g, actions, n); action = actions[below(&g.streams[g.turn], n)]; }
         if (trace) {
             PyObject *pair = Py_BuildValue("(ii)", n, action);
             if (!pair || PyList_Append(trace, pair) < 0) { Py_XDECREF(pair); Py_DECREF(trace); return NULL; }
@@ -237,14 +271,18 @@ static PyObject *rollout(PyObject *self, PyObject *args) {
         moves++;
     }
     PyObject *out_hands = PyList_New(g.players), *out_scores = PyList_New(g.players);
-    if (!out_hands || !out_scores) { Py_XDECREF(out_hands); Py_XDECREF(out_scores); Py_XDECREF(trace); return NULL; }
+    PyObject *out_streams = PyList_New(g.players);
+    if (!out_hands || !out_scores || !out_streams) {
+        Py_XDECREF(out_hands); Py_XDECREF(out_scores); Py_XDECREF(out_streams); Py_XDECREF(trace); return NULL;
+    }
     for (int s = 0; s < g.players; s++) {
         PyList_SET_ITEM(out_hands, s, PyLong_FromUnsignedLongLong(g.hands[s]));
         PyList_SET_ITEM(out_scores, s, PyLong_FromLong(g.scores[s]));
+        PyList_SET_ITEM(out_streams, s, PyLong_FromUnsignedLongLong(g.streams[s]));
     }
     PyObject *end_seat = g.end_seat < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g.end_seat);
-    return Py_BuildValue("(iNiiiNNlN)", g.end, end_seat, g.turn, g.placed, g.stock_pos, out_hands, out_scores,
-                         moves, trace ? trace : Py_NewRef(Py_None));
+    return Py_BuildValue("(iNiiiNNlNN)", g.end, end_seat, g.turn, g.placed, g.stock_pos, out_hands, out_scores,
+                         moves, out_streams, trace ? trace : Py_NewRef(Py_None));
 }
 
 /* deal(pool, sizes, banned, seed) -> (masks, rest) or None

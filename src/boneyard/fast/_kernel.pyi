@@ -1,8 +1,8 @@
 """Type stub of the optional compiled kernel (src/boneyard/fast/_kernel.c)."""
 
 def rollout(
-    config: tuple[int, ...], state: tuple[object, ...], seed: int, trace: bool, /
-) -> tuple[int, int | None, int, int, int, list[int], list[int], int, list[tuple[int, int]] | None]: ...
+    config: tuple[int, ...], state: tuple[object, ...], streams: list[int], trace: bool, /
+) -> tuple[int, int | None, int, int, int, list[int], list[int], int, list[int], list[tuple[int, int]] | None]: ...
 
 def deal(
     pool: list[int], sizes: list[int], banned: list[int], seed: int, /

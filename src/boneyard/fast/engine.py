@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from boneyard.chance import SplitMix
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.moves import Kind, Move
 from boneyard.rules.all_fives import count_points, fives_hand_end
@@ -166,12 +167,12 @@ class FastGame:
 
     __slots__ = (
         "_can_draw_mode", "_count_points", "_cover", "_dead", "_dice", "_doubles", "_end_saved", "_gains",
-        "_hand_points", "_immediate", "_mode", "_partners", "_reserve", "_scoring", "_target", "_undo", "_unit",
-        "_voluntary", "arms", "count", "draw", "drawn", "finished", "flower", "hand_number", "hand_size", "hands",
-        "in_hand", "last_end", "last_leader", "last_winner", "lead_double", "lead_mask", "lead_sides", "lead_spinner",
-        "lead_tile", "leader", "narms", "owner", "passes", "passing", "placed", "players", "rng", "rules", "scores",
-        "scorpion", "spin", "spinner_mode", "spinners", "stock", "stock_pos", "t", "turn", "value", "void", "weight",
-        "winner",
+        "_hand_points", "_immediate", "_mode", "_partners", "_reserve", "_rng", "_scoring", "_seed", "_target",
+        "_undo", "_unit", "_voluntary", "arms", "count", "draw", "drawn", "finished", "flower", "hand_number",
+        "hand_size", "hands", "in_hand", "last_end", "last_leader", "last_winner", "lead_double", "lead_mask",
+        "lead_sides", "lead_spinner", "lead_tile", "leader", "narms", "owner", "passes", "passing", "placed",
+        "players", "rules", "scores", "scorpion", "spin", "spinner_mode", "spinners", "stock", "stock_pos", "t",
+        "turn", "value", "void", "weight", "winner",
     )
 
     def __new__(cls, variant: str | Rules = "block", *args: object, **kwargs: object) -> FastGame:
@@ -223,12 +224,26 @@ class FastGame:
         self._dice = ((0, 0), (0, 0))  #: the Flower and Scorpion tiles' halves
         self._partners = bool(getattr(opts, "partnerships", False))
         self._target: int = rules.target  # type: ignore[attr-defined]
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None  # made on first use: seeding costs as much as a hand
         self._undo: list[tuple[int, ...]] = []
         self._end_saved: object = None
         self.reset()
         if deal:
             self.next_hand()
+
+    @property
+    def rng(self) -> random.Random:
+        """This game's own generator (:meth:`next_hand`'s deals, playouts), seeded with the ``seed`` it
+        was built with on first use."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
 
     def _clear_hand(self) -> None:
         self.hands = [0] * self.players
@@ -483,8 +498,29 @@ class FastGame:
             return out
         return [self.draw] if self._can_draw() else [self.passing]
 
+    def play_target(self) -> int:
+        """The table tile every play must join now (0: any open end), as :meth:`legal_actions` applies
+        it: the lead until it is covered (Bergen's ``cover_lead_double_first``, Double Bergen's spinner)."""
+        return 1 if self.placed < self._cover else 0
+
     def _can_draw(self) -> bool:
         return self._can_draw_mode and len(self.stock) - self.stock_pos > self._reserve
+
+    def choice_order(self, actions: list[int]) -> list[int]:
+        """``actions`` in the order a player chooses from (``players.base.move_order``, the reference
+        engine's order), without building moves: a placement by its tile, then the tip tile it joins and
+        the number there; draw and pass after every placement.  Leads come by tile index already."""
+        if len(actions) < 2 or not self.placed:
+            return actions
+        arms = self.arms
+        owner = self.owner
+        value = self.value
+        draw = self.draw
+        # tile, tip tile and number packed above the action itself, so a plain sort of ints orders them
+        keys = [(((action // arms) << 16 | owner[action % arms] << 5 | value[action % arms]) << 20 | action)
+                if action < draw else (1 << 60 | action) for action in actions]
+        keys.sort()
+        return [key & 0xFFFFF for key in keys]
 
     def apply(self, action: int) -> int:
         """Take ``action`` for the player on turn; returns the points it scored.  The action must
@@ -945,20 +981,37 @@ class FastGame:
                 return
         # no consistent redeal found by sampling: the true deal is consistent, keep it
 
-    def finish_randomly(self, rng: random.Random | None = None) -> int:
-        """Play the rest of the hand with uniformly random legal actions and score it, like
-        :meth:`playout`, but in the compiled kernel when it is built (sets up to double-nine).
-        The hand's undo history is dropped and the table is left as it was; hands, stock,
-        scores and the result are final.  Returns how many actions were taken."""
+    @property
+    def kernel_plays(self) -> bool:
+        """Whether :meth:`finish_randomly` runs in the compiled kernel here: it is built, and plays
+        the variant (Block, Draw, All Fives; not PIP's :class:`~boneyard.fast.pip.FastPip`), the options and
+        the set (up to double-nine)."""
+        return (_kernel is not None and type(self) is FastGame and self.t.top <= 9 and self._mode in _KERNEL_MODES
+                and not self._dead)
+
+    def finish_randomly(self, rng: random.Random | None = None, streams: Sequence[SplitMix] | None = None) -> int:
+        """Play the rest of the hand as ``random`` players do, and score it: the seat on turn takes
+        ``streams[seat].pick`` of its legal actions in :meth:`choice_order` (without ``streams``, every
+        seat gets a stream seeded from ``rng``).  Where :attr:`kernel_plays` the compiled kernel plays
+        it, else Python: the same hand either way, and the streams are left where the hand took them.
+        The hand's undo history is dropped and the table is left as it was; hands, stock, scores and
+        the result are final.  Returns how many actions were taken."""
         if not self.in_hand:
             return 0
-        rng = rng or self.rng
-        if _kernel is None or self.t.top > 9 or self._mode not in _KERNEL_MODES or self._dead:
-            taken = self.playout(rng)
+        if streams is None:
+            source = rng or self.rng
+            streams = [SplitMix(source.getrandbits(64)) for _ in range(self.players)]
+        if not self.kernel_plays:
+            taken = 0
+            while self.in_hand:
+                self.apply(streams[self.turn].pick(self.choice_order(self.legal_actions())))
+                taken += 1
             self.drop_history()
             return taken
-        end, seat, turn, placed, stock_pos, hands, scores, moves, _ = _kernel.rollout(
-            self.kernel_config(), self.kernel_state(), rng.getrandbits(64), False)
+        end, seat, turn, placed, stock_pos, hands, scores, moves, states, _ = _kernel.rollout(
+            self.kernel_config(), self.kernel_state(), [stream.state for stream in streams], False)
+        for stream, state in zip(streams, states, strict=True):
+            stream.state = state
         self._adopt(hands, scores, turn, placed, stock_pos)
         self._end_hand(_ENDS[end], seat)
         self._end_saved = None

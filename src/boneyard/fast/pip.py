@@ -104,7 +104,8 @@ class FastPip(FastGame):
         self._gains: list[int] = []
         #: the owed-doubles stack before each action of the hand (for undo)
         self._pendings: list[tuple[tuple[int, int], ...]] = []
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng = None
         self._undo: list[tuple[int, ...]] = []
         self._end_saved = None
         self.reset()

@@ -7,10 +7,10 @@ from a spec such as ``"expert:time=0.2"``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
+from boneyard.chance import SplitMix
 from boneyard.errors import OptionError
 from boneyard.fast.pip import PIP_TILES, FastPip, action_tile, listing_key, tile_at
 from boneyard.moves import Kind, Move
@@ -64,17 +64,7 @@ def fast_order(game: FastGame, actions: list[int]) -> list[int]:
     if game.rules.name not in _LINE_ACTIONS:
         orders = {action: move_order(game.to_move(action)) for action in actions}
         return sorted(actions, key=orders.__getitem__)
-    if not game.placed:
-        return actions  # leads are listed by tile index already
-    arms = game.arms
-    owner = game.owner
-    value = game.value
-    draw = game.draw
-    # tile, tip tile and number packed above the action itself, so a plain sort of ints orders them
-    keys = [(((action // arms) << 16 | owner[action % arms] << 5 | value[action % arms]) << 20 | action)
-            if action < draw else (1 << 60 | action) for action in actions]
-    keys.sort()
-    return [key & 0xFFFFF for key in keys]
+    return game.choice_order(actions)
 
 
 #: variants whose fast actions are ``tile * arms + arm`` on line arms (draw and pass last)
@@ -112,22 +102,24 @@ def first_best(items: list[_T], rank: Callable[[_T], tuple[int, ...]]) -> _T:
 
 
 class RandomPlayer:
-    """Plays a uniformly random legal move (the same one on either engine for the same seed)."""
+    """Plays a uniformly random legal move: of the legal moves in :func:`move_order`, the one its
+    splitmix64 stream (:class:`~boneyard.chance.SplitMix`, seeded with ``seed``) picks; with a single
+    legal move the stream does not move.  The same choice on either engine and in the compiled
+    kernel's playouts (``FastGame.finish_randomly`` with the players' ``stream`` objects)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "random"
-        self.rng = random.Random(seed)
+        self.stream = SplitMix(seed)
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves()
         if len(moves) > 1:
             moves.sort(key=move_order)
-        return moves[int(self.rng.random() * len(moves))]
+        return self.stream.pick(moves)
 
     def choose_action(self, game: FastGame) -> int:
         """The same choice on the fast engine (``game`` is the table; only the legal actions are read)."""
-        actions = game.legal_actions()
-        return fast_order(game, actions)[int(self.rng.random() * len(actions))]
+        return self.stream.pick(fast_order(game, game.legal_actions()))
 
 
 class GreedyPlayer:
@@ -158,25 +150,32 @@ class GreedyPlayer:
             self._table_shedding(game)
         if isinstance(game, FastPip):
             return self._choose_pip(game, actions)
-        # a placement of the line games is tile * arms + arm, below draw and pass; when there is one,
-        # a draw is never the best (it ranks below every placement)
+        # a placement of the line games is tile * arms + arm; a draw (listed with placements only
+        # where drawing is voluntary) ranks below every placement
+        draw = game.draw
+        if actions[-1] >= draw:
+            actions = [action for action in actions if action < draw]
         shed = self._shed
         arms = game.arms
-        draw = game.draw
-        spread = self._spread
-        best_rank = None
-        tied: list[int] = []
-        points = game.placement_points(actions) if game.scores_during_hand else [0] * len(actions)
-        for action, scored in zip(actions, points, strict=True):
-            if action >= draw:
-                continue
-            rank = shed[action // arms] + scored * spread
-            if best_rank is None or rank > best_rank:
-                best_rank = rank
-                tied = [action]
-            elif rank == best_rank:
-                tied.append(action)
-        return tied[0] if len(tied) == 1 else fast_order(game, tied)[0]
+        best = _BELOW
+        chosen = -1
+        tied: list[int] | None = None  # every action of the best rank, when there are several
+        if game.scores_during_hand:
+            spread = self._spread
+            for action, points in zip(actions, game.placement_points(actions), strict=True):
+                rank = shed[action // arms] + points * spread
+                if rank > best:
+                    best, chosen, tied = rank, action, None
+                elif rank == best:
+                    tied = [*(tied or [chosen]), action]
+        else:  # Block and Draw: placements score nothing until the hand ends
+            for action in actions:
+                rank = shed[action // arms]
+                if rank > best:
+                    best, chosen, tied = rank, action, None
+                elif rank == best:
+                    tied = [*(tied or [chosen]), action]
+        return chosen if tied is None else fast_order(game, tied)[0]
 
     def _choose_pip(self, game: FastPip, actions: list[int]) -> int:
         """PIP: plays score nothing during the round, so a placement's rank is its tile's; a give
@@ -186,16 +185,16 @@ class GreedyPlayer:
             pips = [tile_at(action - base).pips for action in actions]
             return actions[pips.index(min(pips))]  # gives are listed by tile index, move_order's order
         shed = self._shed
-        best_rank = -1
-        tied: list[int] = []
+        best = _BELOW
+        chosen = -1
+        tied: list[int] | None = None
         for action in actions:
             rank = shed[action_tile(action)]
-            if rank > best_rank:
-                best_rank = rank
-                tied = [action]
-            elif rank == best_rank:
-                tied.append(action)
-        return min(tied, key=listing_key) if len(tied) > 1 else tied[0]
+            if rank > best:
+                best, chosen, tied = rank, action, None
+            elif rank == best:
+                tied = [*(tied or [chosen]), action]
+        return chosen if tied is None else min(tied, key=listing_key)
 
     def _table_shedding(self, game: FastGame) -> None:
         rules = game.rules
@@ -223,6 +222,8 @@ def shedding_ranks(tiles: Sequence[Tile], tile_value: Callable[[Tile], int]) -> 
     return shed, max(shed) + 1
 
 
+#: below every placement's rank
+_BELOW = -(1 << 62)
 #: the shedding ranks of the rules in use (the player of every game of a series shares its rules' table)
 _SHEDDING: dict[int, tuple[object, list[int], int]] = {}
 

@@ -7,6 +7,9 @@ missing) the players that can choose on it directly (``random`` and ``greedy``: 
 :class:`~boneyard.view.SeatView` of a reference :class:`~boneyard.state.Game` that follows the fast
 game move for move.  Either way the game is dealt by the same :class:`~boneyard.chance.Chance`, so a
 seed plays the same game, with the same result, on both engines (``tests/test_sim_engines.py``).
+When every seat is ``random`` and the compiled kernel plays the rules (Block, Draw, All Fives), each
+hand is played whole in the kernel (``FastGame.finish_randomly`` with the players' own streams: the
+same hand the Python loop plays); Python only deals and scores it.
 
 ``engine="reference"`` forces the reference engine (for comparisons and benchmarks);
 ``engine="fast"`` refuses a variant or option the fast engine does not play.
@@ -18,11 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
-from boneyard.chance import Chance
+from boneyard.chance import Chance, Deal
 from boneyard.errors import OptionError
 from boneyard.fast import FastGame, unsupported
 from boneyard.moves import Kind
-from boneyard.players.base import Player
+from boneyard.players.base import Player, RandomPlayer
 from boneyard.rules.base import Rules, make_rules
 from boneyard.state import Game, HandSetup
 from boneyard.view import SeatView
@@ -117,7 +120,7 @@ def _play_reference(rules: Rules, seed: int, players: Sequence[Player]) -> Playe
 
 
 class _Between:
-    """What :meth:`Chance.setup` reads of a game between hands: its rules and how many hands were dealt."""
+    """What :meth:`Chance.deal` reads of a game between hands: its rules and how many hands were dealt."""
 
     __slots__ = ("in_hand", "log", "rules")
 
@@ -127,13 +130,16 @@ class _Between:
         self.in_hand = False
 
 
+def _deal(game: FastGame, chance: Chance) -> Deal:
+    """Deal ``game``'s next hand from ``chance`` exactly as the reference game would (tile indices)."""
+    deal = chance.deal(cast(Game, _Between(game.rules, game.hand_number)))
+    game.start_hand(deal.hands, deal.stock, deal.leader, deal.dice)
+    return deal
+
+
 def deal_next(game: FastGame, chance: Chance) -> HandSetup:
     """Deal ``game``'s next hand from ``chance`` exactly as the reference game would; the setup."""
-    setup = chance.setup(cast(Game, _Between(game.rules, game.hand_number)))
-    dice = setup.dice
-    game.start_hand([[tile.index for tile in tiles] for tiles in setup.deal], [tile.index for tile in setup.stock],
-                    setup.leader, (dice.flower, dice.scorpion) if dice is not None else None)
-    return setup
+    return chance.hand_setup(game.rules, _deal(game, chance))
 
 
 def _play_fast(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
@@ -142,15 +148,20 @@ def _play_fast(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
     choosers: list[Callable[[FastGame], int] | None] = [
         cast(FastChooser, player).choose_action if callable(getattr(player, "choose_action", None)) else None
         for player in players]
+    # every seat random: whole hands in the compiled kernel, from the players' own streams
+    streams = [player.stream for player in players if type(player) is RandomPlayer]
+    whole_hands = len(streams) == rules.players and game.kernel_plays
     # seats that decide from a view follow the game on a reference copy, move for move
     shadow = Game(rules) if None in choosers else None
     views = [SeatView(shadow, seat) for seat in range(rules.players)] if shadow is not None else []
     placements = moves = blocked = 0
     apply = game.apply
     while not game.finished:
-        setup = deal_next(game, chance)
+        deal = _deal(game, chance)
+        if whole_hands:
+            moves += game.finish_randomly(streams=streams)
         if shadow is not None:
-            shadow.start_hand(setup)
+            shadow.start_hand(chance.hand_setup(rules, deal))
         while game.in_hand:
             seat = game.turn
             choose = choosers[seat]
