@@ -119,6 +119,13 @@ def start_child(commit: str) -> subprocess.Popen[str]:
                             text=True, env=env)
 
 
+def stop_child(child: subprocess.Popen[str]) -> None:
+    """End the child: its input closes, it finishes its loop and exits."""
+    if child.stdin is not None:
+        child.stdin.close()
+    child.wait(timeout=30)
+
+
 def play(variant: str, players: int, seed: int, index: int, rotation: int, spec: str,
          child: subprocess.Popen[str], options: Mapping[str, object] | None = None) -> bool:
     """One game of deal ``index``; today's expert sits in the seats ``s`` with ``(s + rotation) % 2 == 0``.
@@ -160,9 +167,7 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
             print(f"{variant:16} {spec} vs {spec}@{commit:10} {wins:>4}/{games:<4} {wins / games:6.1%}  "
                   f"[{low:.2f}, {high:.2f}]", flush=True)
     finally:
-        if child.stdin is not None:
-            child.stdin.close()
-        child.wait(timeout=30)
+        stop_child(child)
     return rows
 
 

@@ -176,9 +176,7 @@ def deals_per_decision(variants: Sequence[str], counts: Sequence[int], positions
                       + f"  {_spread(deals['default']):>20}  "
                       f"{row['seconds_previous']:10.3f}, {row['seconds_today']:.3f}", flush=True)
     finally:
-        if child.stdin is not None:
-            child.stdin.close()
-        child.wait(timeout=30)
+        previous_expert.stop_child(child)
     return rows
 
 
