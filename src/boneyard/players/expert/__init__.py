@@ -4,7 +4,8 @@
 * :mod:`.sampling` — deals of the hidden tiles that satisfy them;
 * :mod:`.determinize` — a full game built from the view and one such deal;
 * :mod:`.search` — perfect-information Monte Carlo with greedy playouts and an exact endgame;
-* :mod:`.fastsearch` — the same per deal on the fast engine for the line games (exact whole-hand
+* :mod:`.objective` — what a finished playout or search leaf is worth to the searching side;
+* :mod:`.fastsearch` — the same per deal on the fast engine, every variant (exact whole-hand
   alpha-beta once nothing can be drawn, fast playouts before);
 * :mod:`.hint` — the expert's move with a reason in words (``boneyard play``'s ``h``).
 
