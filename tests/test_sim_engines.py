@@ -3,7 +3,10 @@
 Every variant and option set the fast engine plays is simulated from the same seeds with the engine
 forced to ``reference`` and to ``fast``; the summaries (wins, points, hands, blocked hands, placements,
 moves, per-level statistics) must be identical, for random and greedy players and for tables where a
-heuristic seat decides from a reference view while the others choose on the fast engine.
+heuristic seat decides from a reference view while the others choose on the fast engine.  All-random
+tables of Block, Draw and All Fives play whole hands in the compiled kernel: the same summaries again,
+and the same as the pure-Python fallback (no kernel).  What makes the games the same is checked too:
+``Chance.deal`` deals what a shuffle of the tiles themselves deals, and the random player's stream.
 """
 
 from __future__ import annotations
@@ -14,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from boneyard.chance import Chance
+from boneyard.chance import Chance, SplitMix, shuffle
 from boneyard.errors import OptionError
-from boneyard.fast import FastGame, unsupported
+from boneyard.fast import FastGame, engine, unsupported
 from boneyard.players.base import GreedyPlayer, RandomPlayer, fast_order, move_order
 from boneyard.rules.base import VARIANTS, make_rules
-from boneyard.sim.engines import engine_for, rules_for
+from boneyard.sim.engines import _Between, engine_for, rules_for
 from boneyard.sim.simulate import simulate
 from boneyard.sim.tournament import make_settings, results_only, run_tournament
 from boneyard.state import Game
@@ -158,3 +161,95 @@ def test_the_commands_take_an_engine() -> None:
     assert bad.exit_code == 2
     assert "unknown engine 'turbo'" in bad.output
     assert "Traceback" not in bad.output
+
+
+KERNEL_CONFIGS = [config for config in CONFIGS if config[0] in ("block", "draw", "all-fives")]
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), KERNEL_CONFIGS)
+def test_all_random_tables_play_whole_hands_in_the_kernel_with_the_same_results(
+        variant: str, players: int, options: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled hands, the pure-Python fallback and the reference engine: one summary."""
+    if not engine.KERNEL:
+        pytest.skip("the compiled kernel is not built")
+    hands: list[int] = []
+    finish = FastGame.finish_randomly
+
+    def counted(game: FastGame, *args: object, **kwargs: object) -> int:
+        hands.append(game.kernel_plays)
+        return finish(game, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FastGame, "finish_randomly", counted)
+    compiled = simulate(variant, players, 3, seed=23, ai="random", options=options, workers=1, engine="fast")
+    assert hands and all(hands)
+    monkeypatch.setattr(engine, "_kernel", None)
+    python = simulate(variant, players, 3, seed=23, ai="random", options=options, workers=1, engine="fast")
+    reference = simulate(variant, players, 3, seed=23, ai="random", options=options, workers=1,
+                         engine="reference")
+    assert without_timing(compiled) == without_timing(python) == without_timing(reference)
+    assert compiled["hands"] == len(hands)
+
+
+def test_all_random_results_do_not_depend_on_workers() -> None:
+    one = simulate("block", 2, 60, seed=4, ai="random", workers=1)
+    two = simulate("block", 2, 60, seed=4, ai="random", workers=2)
+    assert without_timing(one) == without_timing(two)
+
+
+def test_a_seat_of_another_level_keeps_the_move_by_move_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    called: list[object] = []
+    monkeypatch.setattr(FastGame, "finish_randomly", lambda *args, **kwargs: called.append(args))
+    simulate("block", 2, 2, seed=1, ai="random,greedy", workers=1, engine="fast")
+    assert called == []
+
+
+def test_the_deal_is_a_shuffle_of_the_tiles_themselves() -> None:
+    """``Chance.deal`` shuffles integers; the hands, stock, leader and dice are those a shuffle of
+    the tile objects gives (the deals of earlier versions), for every variant's set, PIP's included."""
+    for variant, players, options in CONFIGS:
+        rules = make_rules(variant, players, options)
+        for seed in range(5):
+            chance, tiles_chance = Chance(seed), Chance(seed)
+            for hand in range(3):
+                between = _Between(rules, hand)
+                deal = chance.deal(between)  # type: ignore[arg-type]
+                tiles = list(rules.tile_set())
+                size = rules.deal_size()
+                while True:
+                    tiles_chance.rng.shuffle(tiles)
+                    hands = [sorted(tiles[s * size:(s + 1) * size], reverse=True) for s in range(players)]
+                    if rules.acceptable_deal(hands):
+                        break
+                setup = chance.hand_setup(rules, deal)
+                assert setup.deal == hands and setup.stock == tiles[players * size:], (variant, seed, hand)
+                assert [sorted(h) for h in deal.hands] == [sorted(t.index for t in h) for h in hands]
+                leader = tiles_chance.rng.randrange(players) if rules.random_leader_needed(between) else None  # type: ignore[arg-type]
+                assert deal.leader == leader
+                if rules.uses_dice:
+                    assert deal.dice is not None
+                    assert list(deal.dice.flower + deal.dice.scorpion) == [tiles_chance.rng.randint(1, 6)
+                                                                           for _ in range(4)]
+                assert chance.rng.getstate() == tiles_chance.rng.getstate()
+
+
+def test_inline_shuffle_is_random_shuffle() -> None:
+    for seed in range(300):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in (0, 1, 2, 28, 55, 70, 91):
+            items, same = list(range(size)), list(range(size))
+            shuffle(ours, items)
+            theirs.shuffle(same)
+            assert items == same
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_splitmix_is_the_published_generator() -> None:
+    """splitmix64 from seed 0 (Vigna's reference implementation): 0xE220A8397B1DCDAF first."""
+    stream = SplitMix(0)
+    assert stream.next() == 0xE220A8397B1DCDAF
+    assert stream.next() == 0x6E789E6AA1B965F4
+    below = SplitMix(7)
+    picks = [below.below(6) for _ in range(6000)]
+    assert set(picks) == set(range(6)) and all(800 < picks.count(n) < 1200 for n in range(6))
+    single = SplitMix(9)
+    assert single.pick(["only"]) == "only" and single.state == 9  # one item: the stream does not move
