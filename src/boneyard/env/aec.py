@@ -21,7 +21,6 @@ moves played only when it is read (for rendering, or for a player that decides f
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, NoReturn
 
@@ -30,20 +29,18 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from boneyard.chance import Chance
-from boneyard.env.encoding import ActionCodec, FastObserver, Observer, number_values, slot_owners
+from boneyard.env.encoding import ActionCodec, Observer, number_values, slot_owners
+from boneyard.env.fast import FastTracker, tracker_for
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, make_rules
 from boneyard.sim.engines import deal_next, engine_for, rules_for
-from boneyard.state import Dice, Game, HandSetup
+from boneyard.state import Game, HandSetup
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
 RewardMode = Literal["score", "win"]
-#: the variants whose fast observations are tested equal to the reference's (line games: no give,
-#: no forced draw, no reversed direction)
-FAST_ENV_VARIANTS = frozenset({"block", "draw", "all-fives", "bergen", "double-bergen", "flower-scorpion"})
 
 
 def lower_score_wins(rules: Rules) -> bool:
@@ -69,10 +66,6 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.rules = make_rules(variant, players, options)
         #: "fast" or "reference": the engine the environment steps on
         self.engine = engine_for(self.rules, engine)
-        if self.engine == "fast" and self.rules.name not in FAST_ENV_VARIANTS:
-            if engine == "fast":
-                raise OptionError(f"the environment does not step {self.rules.name} on the fast engine yet")
-            self.engine = "reference"
         self.variant = self.rules.name
         self.players = players
         self.options = options
@@ -89,17 +82,19 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.observation_spaces = {agent: spaces.Dict({"observation": observation, "action_mask": mask})
                                    for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.codec.size) for agent in self.possible_agents}
+        self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
         self._seeds = np.random.default_rng(seed)
         self._next_seed: int | None = seed
         self._game: Game | None = None
         self.fast: FastGame | None = None
-        self._fast_observer: FastObserver | None = None
-        self._played: list[HandSetup | Move] = []  #: the fast game's deals and moves, for :attr:`game`
+        self._tracker: FastTracker | None = None
+        #: the fast game's deals and actions, from which :attr:`game` is brought up to date when read
+        self._played: list[HandSetup | int] = []
         self._synced = 0
-        self._legal: dict[int, int] | None = None  #: the fast position's action numbers → fast actions
-        self._owners: list[int] = []
-        self.dice: Dice | None = None
-        self._table: array[float] = array("f")  #: the fast observation's table part, kept as tiles are placed
+        self._shadow: FastGame | None = None  #: a fast copy that follows :attr:`game`, to name its moves
+        self._shadow_chance = Chance(0)
+        self.seen: list[set[Tile]] = []
+        self.lacks: list[set[int]] = []
         self.game_seed = 0
 
     # ------------------------------------------------------------ spaces
@@ -112,15 +107,26 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     # ------------------------------------------------------------ the reference view of the game
     @property
     def game(self) -> Game | None:
-        """The game as a reference :class:`~boneyard.state.Game` (on the fast engine, brought up to date now)."""
-        if self.fast is not None and self._game is not None:
-            for item in self._played[self._synced:]:
-                if isinstance(item, HandSetup):
-                    self._game.start_hand(item)
-                else:
-                    self._game.apply(item)
-            self._synced = len(self._played)
-        return self._game
+        """The game as a reference :class:`~boneyard.state.Game` (on the fast engine, built and brought up
+        to date from the deals and actions played only now, when it is read)."""
+        if self.fast is None or self._synced == len(self._played):
+            return self._game
+        if self._game is None or self._shadow is None:
+            rules = rules_for(self.variant, self.players, self.options)
+            self._game = Game(rules)
+            self._shadow = FastGame(rules, deal=False)
+            self._shadow_chance = Chance(self.game_seed)
+            self._synced = 0
+        game, shadow = self._game, self._shadow
+        for item in self._played[self._synced:]:
+            if isinstance(item, HandSetup):
+                game.start_hand(item)
+                deal_next(shadow, self._shadow_chance)  # the same deal, from the same seed
+            else:
+                game.apply(shadow.to_move(item))
+                shadow.apply(item)
+        self._synced = len(self._played)
+        return game
 
     @property
     def scores(self) -> list[int]:
@@ -155,11 +161,13 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self._next_seed = None
         self.game_seed = game_seed
         if self.engine == "fast":
-            rules = rules_for(self.variant, self.players, self.options)
-            self.fast = FastGame(rules, deal=False)
-            self._fast_observer = FastObserver(self.observer, self.fast)
+            if self.fast is None or self._tracker is None:
+                self.fast = FastGame(rules_for(self.variant, self.players, self.options), deal=False)
+                self._tracker = tracker_for(self.observer, self.fast)
+            else:
+                self.fast.reset()  # the same game object and vectors, for the next episode
             self._chance = Chance(game_seed)
-            self._game = Game(rules)
+            self._game = self._shadow = None
             self._played = []
             self._synced = 0
         else:
@@ -183,19 +191,17 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     def _new_hand(self) -> None:
         fast = self.fast
         if fast is not None:
+            assert self._tracker is not None
             if not fast.in_hand and not fast.finished:
                 setup = deal_next(fast, self._chance)
                 self._played.append(setup)
-                self.dice = setup.dice
-            assert self._fast_observer is not None
-            self._table = self._fast_observer.new_table()
-            self._legal = None
-        else:
-            assert self._game is not None
-            if not self._game.in_hand and not self._game.finished:
-                self._game.next_hand()
-        self.seen: list[set[Tile]] = [set() for _ in range(self.players)]
-        self.lacks: list[set[int]] = [set() for _ in range(self.players)]
+                self._tracker.start_hand(setup.dice)
+            return
+        assert self._game is not None
+        if not self._game.in_hand and not self._game.finished:
+            self._game.next_hand()
+        self.seen = [set() for _ in range(self.players)]
+        self.lacks = [set() for _ in range(self.players)]
 
     @property
     def seat(self) -> int:
@@ -206,47 +212,38 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         agent = self.possible_agents[seat]
         return bool(self.terminations.get(agent) or self.truncations.get(agent))
 
-    def _fast_legal(self) -> dict[int, int]:
-        """The fast position's legal action numbers (of the seat on turn), computed once per position."""
-        if self._legal is None:
-            fast = self.fast
-            assert fast is not None and self._fast_observer is not None
-            self._owners = self._fast_observer.owners(fast)
-            self._legal = self._fast_observer.legal(fast, self._owners)
-        return self._legal
-
-    def _fast_moves(self, seat: int) -> dict[int, int]:
+    def _on_turn(self, seat: int) -> bool:
+        """Whether ``seat`` is the live seat to move in a hand in progress (fast engine)."""
         fast = self.fast
         assert fast is not None
-        if self._dead(seat) or not fast.in_hand or fast.turn != seat:
-            self._fast_legal()  # the slots are needed all the same
-            return {}
-        return self._fast_legal()
+        return fast.turn == seat and fast.in_hand and not self._dead(seat)
 
     def legal_moves(self, agent: str | None = None) -> list[Move]:
         """The legal moves of ``agent`` (default: the one to act); empty when it is not on turn."""
         seat = self.agent_seat[agent or self.agent_selection]
-        if self.fast is not None:
-            return [self.fast.to_move(action) for action in self._fast_moves(seat).values()]
+        if self._tracker is not None:
+            if not self._on_turn(seat):
+                return []
+            to_move = self._tracker.game.to_move
+            return [to_move(action) for action in self._tracker.legal().values()]
         if self._dead(seat):
             return []
         return self.views[seat].legal_moves()
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
-        if self.fast is not None:
-            assert self._fast_observer is not None
-            return self._fast_observer.mask(self._fast_moves(self.agent_seat[agent or self.agent_selection]))
+        seat = self.agent_seat[agent or self.agent_selection]
+        if self._tracker is not None:
+            return self._tracker.mask(self._on_turn(seat))
         assert self._game is not None
         return self.codec.mask(self.legal_moves(agent), slot_owners(self._game.layout))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
-        if self.fast is not None:
-            assert self._fast_observer is not None
-            legal = self._fast_moves(seat)
-            vector = self._fast_observer.observe(self.fast, seat, self.seen[seat], self.lacks, legal, self._owners,
-                                                 self.dice, self._table)
-            return {"observation": vector, "action_mask": self._fast_observer.mask(legal)}
+        tracker = self._tracker
+        if tracker is not None:
+            fast = tracker.game
+            return tracker.observe(seat, fast.turn == seat and fast.in_hand
+                                   and not (self.terminations[agent] or self.truncations[agent]))
         game = self._game
         assert game is not None
         moves = self.legal_moves(agent)
@@ -254,25 +251,25 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                                        forced_draw=bool(game.forced_draw and seat == game.turn))
         return {"observation": vector, "action_mask": self.codec.mask(moves, slot_owners(game.layout))}
 
+    def _owners(self) -> list[int]:
+        """The tiles with an open end, one per slot (:func:`~boneyard.env.encoding.slot_owners`)."""
+        if self._tracker is not None:
+            return self._tracker.owners
+        assert self._game is not None
+        return slot_owners(self._game.layout)
+
     def move_of(self, action: int) -> Move:
         """The move ``action`` stands for in the current position."""
-        if self.fast is not None:
-            self._fast_legal()
-            return self.codec.decode(int(action), self._owners)
-        assert self._game is not None
-        return self.codec.decode(int(action), slot_owners(self._game.layout))
+        return self.codec.decode(int(action), self._owners())
 
     def encode(self, move: Move) -> int:
         """The action number of a legal ``move`` in the current position."""
-        if self.fast is not None:
-            self._fast_legal()
-            return self.codec.encode(move, self._owners)
-        assert self._game is not None
-        return self.codec.encode(move, slot_owners(self._game.layout))
+        return self.codec.encode(move, self._owners())
 
     def number_of(self, fast_action: int) -> int:
         """The action number of a legal fast-engine action (a fast player's choice)."""
-        for number, action in self._fast_legal().items():
+        assert self._tracker is not None
+        for number, action in self._tracker.legal().items():
             if action == fast_action:
                 return number
         raise IllegalMoveError(f"fast action {fast_action} is not legal now")
@@ -284,24 +281,25 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalMoveError(f"{agent} is on turn and must act (got None)")
-        seat = self.seat
-        fast = self.fast
-        if fast is not None:
-            legal = self._fast_moves(seat)
+        tracker = self._tracker
+        if tracker is not None:
+            legal = tracker.legal_now if tracker.legal_now is not None else tracker.legal()
             chosen = legal.get(int(action))
             if chosen is None:
                 self._refuse(agent, int(action))
-            before = list(fast.scores)
-            self._track_fast(seat, chosen)
-            self._played.append(fast.to_move(chosen))
-            if chosen < fast.draw:
-                assert self._fast_observer is not None
-                self._fast_observer.place(self._table, chosen // fast.arms)
-            fast.apply(chosen)
-            self._legal = None
-            scores, finished, turn = fast.scores, fast.finished, fast.turn
-            winner = fast.winner
-            in_hand = fast.in_hand
+            self._cumulative_rewards[agent] = 0.0
+            before = tracker.apply(chosen)
+            self._played.append(chosen)
+            fast = tracker.game
+            finished = fast.finished
+            if not fast.in_hand and not finished:
+                self._new_hand()
+            if before is None and not finished and self.max_moves is None:  # most steps: nothing else changes
+                self.moves += 1
+                self.rewards = self._zero_rewards.copy()
+                self.agent_selection = self.possible_agents[fast.turn]
+            else:
+                self._settle(agent, fast.scores, before, finished, fast.winner, fast.turn)
         else:
             game = self._game
             assert game is not None
@@ -310,35 +308,48 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             check = Move.lead(move.tile) if move.kind == Kind.LEAD and move.tile is not None else move
             if check not in legal_moves:
                 self._refuse(agent, int(action))
+            self._cumulative_rewards[agent] = 0.0
             before = list(game.scores)
-            self._track(seat, move)
+            self._track(self.seat, move)
             game.apply(move)
-            scores, finished, winner, in_hand = game.scores, game.finished, game.winner, game.in_hand
-        self._cumulative_rewards[agent] = 0.0
+            if not game.in_hand and not game.finished:
+                self._new_hand()
+            self._settle(agent, game.scores, before if game.scores != before else None, game.finished, game.winner,
+                         game.turn)
+        if self.render_mode == "human":
+            print(self.render())
+
+    def _settle(self, agent: str, scores: list[int], before: list[int] | None, finished: bool, winner: int | None,
+                turn: int) -> None:
+        """Rewards, the end of the episode and the next agent, after ``agent``'s move (``before``: the scores
+        before it, when it changed any)."""
         self.moves += 1
-        if not in_hand and not finished:
-            self._new_hand()
-        turn = self._turn()
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_mode == "score":
-            for other, name in enumerate(self.possible_agents):
-                self.rewards[name] = self.sign * float(scores[other] - before[other])
+        agents = self.possible_agents
+        if before is not None and self.reward_mode == "score":
+            sign = self.sign
+            rewards: dict[str, float] = {}
+            for other, name in enumerate(agents):
+                rewards[name] = sign * float(scores[other] - before[other])
+            self.rewards = rewards
+        else:
+            self.rewards = self._zero_rewards.copy()
+        truncated = not finished and self.max_moves is not None and self.moves >= self.max_moves
         if finished:
             winners = set(self.rules.score_seats(winner)) if winner is not None else set()
-            for other, name in enumerate(self.possible_agents):
+            for other, name in enumerate(agents):
                 if self.reward_mode == "win" and winners:
                     self.rewards[name] = 1.0 if other in winners else -1.0
                 self.terminations[name] = True
                 self.infos[name] = {"winner": winner, "scores": list(scores)}
-        elif self.max_moves is not None and self.moves >= self.max_moves:
-            for name in self.possible_agents:
+        elif truncated:
+            for name in agents:
                 self.truncations[name] = True
-        self._accumulate_rewards()
-        if not (finished or self.truncations[agent]):
-            self.agent_selection = self.possible_agents[turn]
-        self._deads_step_first()
-        if self.render_mode == "human":
-            print(self.render())
+        if before is not None or finished:
+            self._accumulate_rewards()
+        if finished or truncated:
+            self._deads_step_first()
+        else:
+            self.agent_selection = agents[turn]
 
     def _refuse(self, agent: str, action: int) -> NoReturn:
         """Raise the error of an illegal action, with the reason the rules give."""
@@ -348,18 +359,6 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         legal = game.legal_moves() if game.turn == self.agent_seat[agent] else []
         reason = game.explain_illegal(move, legal)
         raise IllegalMoveError(f"action {action} ({move}) for {agent}: {reason}", move, reason)
-
-    def _track_fast(self, seat: int, action: int) -> None:
-        """:meth:`_track` on the fast engine (line games: no give, no forced draw, no play target)."""
-        fast = self.fast
-        assert fast is not None
-        if action < fast.draw:
-            return
-        if any(other < fast.draw for other in self._fast_legal().values()):
-            return  # a voluntary draw tells nothing
-        target = _fast_play_target(fast)
-        self.lacks[seat] |= number_values([fast.value[arm] for arm in range(fast.narms)
-                                           if fast.value[arm] >= 0 and (not target or fast.owner[arm] == target)])
 
     def _track(self, seat: int, move: Move) -> None:
         """Public facts a move reveals: suits a seat lacks, tiles a give shows to two seats."""
@@ -393,14 +392,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         return "\n".join(lines)
 
     def close(self) -> None:
-        self._game = None
+        self._game = self._shadow = None
         self.fast = None
+        self._tracker = None
 
-
-def _fast_play_target(fast: FastGame) -> int:
-    """The tile every play must join now (0: any open end), as the fast engine's legal actions
-    apply it: Double Bergen's spinner until its four faces are covered."""
-    target = getattr(fast, "play_target", None)
-    if callable(target):
-        return int(target())
-    return 1 if fast.placed < int(getattr(fast, "_cover", 0)) else 0

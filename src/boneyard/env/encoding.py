@@ -34,22 +34,16 @@ observer (0 = itself, 1 = the next seat, …).  In order (``V`` = the halves of 
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 import numpy as np
 
 from boneyard.errors import IllegalMoveError
-from boneyard.fast import FastGame, bits
 from boneyard.layout import Layout
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules
 from boneyard.tiles import Tile, is_number
 from boneyard.view import SeatView
-
-if TYPE_CHECKING:
-    from boneyard.state import Dice
 
 PHASES = 5
 SCORE_BOUND = 10.0  #: scores ÷ target are clipped to ±10 (a bound Gymnasium can check)
@@ -231,143 +225,6 @@ class Observer:
                 if 1 <= pips <= 6:
                     dice_part[die * 6 + pips - 1] = 1
         return vector
-
-
-class FastObserver:
-    """The same observation vectors and action numbers, read from a :class:`~boneyard.fast.FastGame`.
-
-    The layout's open ends are ordered by tile (their owner) and then by face, so slot ``j`` is the
-    ``j``-th lowest table index among the fast engine's open arms; an arm's weight is the number of
-    halves its end exposes.  ``tests/test_env.py`` checks every vector and mask against
-    :class:`Observer` along random games of every variant the fast engine plays."""
-
-    def __init__(self, observer: Observer, game: FastGame) -> None:
-        self.observer = observer
-        codec = observer.codec
-        self.codec = codec
-        #: the codec's index of each fast tile index
-        self.position = [codec.position[tile] for tile in game.t.tiles]
-        offsets = observer.offsets
-        self.hand_at, self.table_at, self.seen_at = offsets["hand"], offsets["table"], offsets["seen"]
-        self.ends_at, self.phase_at, self.stock_at = offsets["ends"], offsets["phase"], offsets["stock"]
-        self.scores_at, self.sizes_at = offsets["scores"], offsets["hand_sizes"]
-        self.lacks_at, self.dice_at = offsets["lacks"], offsets["dice"]
-        self._zeros = bytes(4 * observer.size)  # float32 zeros
-        self._mask_zeros = bytes(codec.size)
-
-    def owners(self, game: FastGame) -> list[int]:
-        """The table indices of the tiles with an open end, in slot order (:func:`slot_owners`)."""
-        value = game.value
-        owner = game.owner
-        return sorted({owner[arm] for arm in range(game.narms) if value[arm] >= 0})
-
-    def legal(self, game: FastGame, owners: Sequence[int]) -> dict[int, int]:
-        """The legal moves of the seat on turn: action number → fast action (in the fast engine's order)."""
-        codec = self.codec
-        out: dict[int, int] = {}
-        actions = game.legal_actions()
-        if not actions:
-            return out
-        draw = game.draw
-        if not game.placed:
-            arms = game.arms
-            for action in actions:
-                out[codec.lead_base + self.position[action // arms]] = action
-            return out
-        arms = game.arms
-        value = game.value
-        owner = game.owner
-        high = game.t.high
-        position = self.position
-        slots = codec.slots
-        slot_of = {tip: slot for slot, tip in enumerate(owners)}
-        for action in actions:
-            if action >= draw:
-                out[codec.draw_action if action == draw else codec.pass_action] = action
-                continue
-            tile, arm = divmod(action, arms)
-            half = 0 if value[arm] == high[tile] else 1
-            out[(position[tile] * 2 + half) * slots + slot_of[owner[arm]]] = action
-        return out
-
-    def observe(self, game: FastGame, seat: int, seen: set[Tile], lacks: Sequence[set[int]],
-                legal: Mapping[int, int], owners: Sequence[int], dice: Dice | None, table: array[float]) -> np.ndarray:
-        """:meth:`Observer.observe` of ``seat`` (``legal``: its moves from :meth:`legal`, empty off turn;
-        ``table``: the vector's table part, kept by the environment with :meth:`new_table` and :meth:`place`).
-
-        The vector is filled as a plain ``array`` of floats and handed to NumPy without a copy: setting
-        NumPy elements one by one, or gathering them for one fancy assignment, costs several times more."""
-        observer = self.observer
-        codec = self.codec
-        vector = array("f", table)
-        position = self.position
-        hand_at, seen_at = self.hand_at, self.seen_at
-        for index in bits(game.hands[seat]):
-            at = position[index]
-            vector[hand_at + at] = vector[seen_at + at] = 1.0
-        for tile in seen:
-            vector[seen_at + codec.position[tile]] = 1.0
-        slot_of = {tip: slot for slot, tip in enumerate(owners)}
-        width = observer.end_width
-        ends_at = self.ends_at
-        values = len(observer.halves)
-        halves = observer.halves
-        value, weight, owner = game.value, game.weight, game.owner
-        for arm in range(game.narms):
-            if value[arm] < 0:
-                continue
-            row = ends_at + slot_of[owner[arm]] * width
-            vector[row + halves[value[arm]]] = 1.0
-            vector[row + values] = min(1.0, vector[row + values] + weight[arm] / 2)
-            vector[row + values + 2] = 1.0
-        slots = codec.slots
-        lead_base = codec.lead_base
-        phase_at = self.phase_at
-        for number in legal:
-            if number < lead_base:
-                vector[ends_at + number % slots * width + values + 1] = 1.0
-            elif number < codec.give_base:
-                vector[phase_at] = 1.0
-            elif number == codec.draw_action:
-                vector[phase_at + 4] = 1.0
-        players = observer.players
-        scores = game.scores
-        hands = game.hands
-        count = len(codec.tiles)
-        scores_at, sizes_at = self.scores_at, self.sizes_at
-        scale = observer.score_scale
-        for offset in range(players):
-            other = (seat + offset) % players
-            vector[scores_at + offset] = min(SCORE_BOUND, max(-SCORE_BOUND, scores[other] / scale))
-            vector[sizes_at + offset] = hands[other].bit_count() / count
-        vector[self.stock_at] = game.stock_left / count
-        lacks_at = self.lacks_at
-        for offset in range(1, players):
-            for number in lacks[(seat + offset) % players]:
-                if number in halves:
-                    vector[lacks_at + (offset - 1) * values + halves[number]] = 1.0
-        if dice is not None:
-            dice_at = self.dice_at
-            for die, pips in enumerate((*dice.flower, *dice.scorpion)):
-                if 1 <= pips <= 6:
-                    vector[dice_at + die * 6 + pips - 1] = 1.0
-        return np.frombuffer(vector, dtype=np.float32)
-
-    def new_table(self) -> array[float]:
-        """An observation with nothing on the table (the part :meth:`place` fills as tiles are placed)."""
-        return array("f", self._zeros)
-
-    def place(self, table: array[float], tile: int) -> None:
-        """Mark the fast tile index ``tile`` as on the table (and so seen by every seat)."""
-        at = self.position[tile]
-        table[self.table_at + at] = table[self.seen_at + at] = 1.0
-
-    def mask(self, legal: Mapping[int, int]) -> np.ndarray:
-        """The action mask of the legal action numbers (``int8``)."""
-        mask = bytearray(self._mask_zeros)
-        for number in legal:
-            mask[number] = 1
-        return np.frombuffer(mask, dtype=np.int8)
 
 
 def number_values(values: Sequence[int]) -> set[int]:
