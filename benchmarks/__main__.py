@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, help="repeats of every measurement (default 5, quick 3)")
     parser.add_argument("--seconds", type=float, help="seconds per engine per repeat (default 2, quick 0.5)")
     parser.add_argument("--simulate-games", type=int, help="games per simulate run (default 3000, quick 600)")
+    parser.add_argument("--simulate-long", type=int,
+                        help="games of the longer simulate runs of 'commands', where start-up weighs less "
+                             "(default 10000, quick 3000)")
     parser.add_argument("--skip", action="append", default=[],
                         choices=SECTIONS, help="leave a section out")
     parser.add_argument("--only", action="append", default=[], choices=SECTIONS, help="run only this section")
@@ -110,8 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     repeats = args.repeats or (3 if args.quick else 5)
     seconds = args.seconds or (0.5 if args.quick else 2.0)
     sim_games = args.simulate_games or (600 if args.quick else 3000)
-    if repeats < 1 or seconds <= 0 or sim_games < 1:
-        parser.error("--repeats, --seconds and --simulate-games must be positive")
+    sim_long = args.simulate_long or (3000 if args.quick else 10000)
+    if repeats < 1 or seconds <= 0 or sim_games < 1 or sim_long < 1:
+        parser.error("--repeats, --seconds, --simulate-games and --simulate-long must be positive")
 
     kernel = kernel_built()
     print(f"Boneyard benchmarks: python {platform.python_version()} on {platform.machine()}, "
@@ -218,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         results["primitives_us"] = timings
 
     if "commands" not in args.skip:
-        results["commands"] = commands(repeats, seconds, sim_games, notes)
+        results["commands"] = commands(repeats, seconds, sim_games, sim_long, notes)
 
     for note in notes:
         print("note:", note)
@@ -229,27 +233,30 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def commands(repeats: int, seconds: float, sim_games: int, notes: list[str]) -> list[dict[str, Any]]:
+def commands(repeats: int, seconds: float, sim_games: int, sim_long: int, notes: list[str]) -> list[dict[str, Any]]:
     """Issue 12's targets, each side by side in one run: ``boneyard simulate`` (the command, a fresh
-    process) against OpenSpiel's ``python_block_dominoes``; ``simulate`` with greedy players on the fast
-    and the reference engine for every variant; the PettingZoo environment's steps/s on both engines."""
+    process, ``sim_games`` and ``sim_long`` games) against OpenSpiel's ``python_block_dominoes``;
+    ``simulate`` with greedy players on the fast and the reference engine for every variant; the
+    PettingZoo environment's steps/s on both engines."""
     from boneyard.fast import unsupported
     from boneyard.rules.base import VARIANTS, find_variant, make_rules
 
     table = Table()
-    print(f"\nthe commands ({sim_games} games per simulate run):", flush=True)
-    block = ["block", "--players", "2", "--ai", "random,random", "--games", str(sim_games)]
-    got: dict[str, list[Count]] = {"one": [], "all": [], "openspiel": []}
+    print(f"\nthe commands ({sim_games} and {sim_long} games per simulate run):", flush=True)
+    runs = [(f"{games}/{workers}", games, workers) for games in dict.fromkeys((sim_games, sim_long))
+            for workers in ("1", "")]
+    got: dict[str, list[Count]] = {key: [] for key, _, _ in runs}
+    got["openspiel"] = []
     for repeat in range(repeats):
-        got["one"].append(workloads.command_simulate([*block, "--seed", str(repeat), "--workers", "1"]))
-        got["all"].append(workloads.command_simulate([*block, "--seed", str(repeat)]))
+        for key, games, workers in runs:
+            block = ["block", "--players", "2", "--ai", "random,random", "--games", str(games), "--seed", str(repeat)]
+            got[key].append(workloads.command_simulate([*block, "--workers", workers] if workers else block))
         if have("pyspiel"):
             got["openspiel"].append(workloads.openspiel_block(seconds, 1000 + repeat))
-    game = "2p Block, random"
-    for key, label in (("one", "boneyard simulate --workers 1"), ("all", f"boneyard simulate ({os.cpu_count()} "
-                                                                           "workers)")):
-        table.add(label, game, got[key], ratios(got[key], got["openspiel"], "placements") or None,
-                  "OpenSpiel's placements/s")
+    for key, games, workers in runs:
+        label = f"boneyard simulate --workers {workers}" if workers else f"boneyard simulate ({os.cpu_count()} workers)"
+        table.add(label, f"2p Block, random, {games} games", got[key],
+                  ratios(got[key], got["openspiel"], "placements") or None, "OpenSpiel's placements/s")
     if got["openspiel"]:
         table.add("OpenSpiel 2.0.2 python_block_dominoes", "2p Block, 1 deal, random", got["openspiel"], None)
     else:

@@ -477,21 +477,35 @@ class FastGame:
         suit = self.t.suit
         value = self.value
         owner = self.owner
-        previous = -1
-        cover = self.placed < self._cover
-        for arm in range(self.narms):
-            v = value[arm]
-            if v < 0 or (cover and owner[arm] != 1):
-                previous = -1
-                continue
-            if owner[arm] == previous and value[arm - 1] == v:
-                continue  # the second face of the same double: the reference lists the tile once
-            previous = owner[arm]
+        if self.narms == 2 and self.placed >= self._cover:  # the two tips of a line: most positions
+            v = value[0]
             fits = hand & suit[v]
             while fits:
                 low = fits & -fits
-                out.append((low.bit_length() - 1) * arms + arm)
+                out.append((low.bit_length() - 1) * arms)
                 fits ^= low
+            if value[1] != v or owner[1] != owner[0]:  # (the lead double's two sides take a tile once)
+                fits = hand & suit[value[1]]
+                while fits:
+                    low = fits & -fits
+                    out.append((low.bit_length() - 1) * arms + 1)
+                    fits ^= low
+        else:
+            previous = -1
+            cover = self.placed < self._cover
+            for arm in range(self.narms):
+                v = value[arm]
+                if v < 0 or (cover and owner[arm] != 1):
+                    previous = -1
+                    continue
+                if owner[arm] == previous and value[arm - 1] == v:
+                    continue  # the second face of the same double: the reference lists the tile once
+                previous = owner[arm]
+                fits = hand & suit[v]
+                while fits:
+                    low = fits & -fits
+                    out.append((low.bit_length() - 1) * arms + arm)
+                    fits ^= low
         if out:
             if self._voluntary and self._can_draw():
                 out.append(self.draw)

@@ -142,8 +142,31 @@ def deal_next(game: FastGame, chance: Chance) -> HandSetup:
     return chance.hand_setup(game.rules, _deal(game, chance))
 
 
+#: a fast game per rules object, idle between games (building one costs as much as a hand)
+_IDLE: dict[int, tuple[Rules, FastGame]] = {}
+
+
+def _fast_game(rules: Rules) -> FastGame:
+    """A fast game of ``rules`` at its start: an idle one reset, or a new one.  A game in use is out
+    of :data:`_IDLE`, so a game played inside another (or in another thread) gets its own."""
+    idle = _IDLE.pop(id(rules), None)
+    if idle is None or idle[0] is not rules:
+        return FastGame(rules, deal=False)
+    idle[1].reset()
+    return idle[1]
+
+
 def _play_fast(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
-    game = FastGame(rules, deal=False)
+    game = _fast_game(rules)
+    try:
+        return _play_fast_game(game, rules, seed, players)
+    finally:
+        if len(_IDLE) >= 8:  # a caller that builds new rules for every game keeps no more than a few
+            _IDLE.clear()
+        _IDLE[id(rules)] = (rules, game)
+
+
+def _play_fast_game(game: FastGame, rules: Rules, seed: int, players: Sequence[Player]) -> Played:
     chance = Chance(seed)
     choosers: list[Callable[[FastGame], int] | None] = [
         cast(FastChooser, player).choose_action if callable(getattr(player, "choose_action", None)) else None
