@@ -10,6 +10,7 @@ the median over repeats with the min-max range.
     python -m benchmarks --quick      # 3 repeats of 0.5 s, smaller simulate runs
     python -m benchmarks --repeats 9 --seconds 3 --json results.json
     python -m benchmarks --only commands   # issue 12's targets: simulate, greedy per variant, environments
+    python -m benchmarks --only greedy     # only the greedy rows of 'commands': fast vs reference engine
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 from benchmarks import workloads
 from benchmarks.workloads import Count, Workload, summary
 
-SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands"]
+SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands", "greedy"]
 PARTNERSHIP = {"partnerships": True}
 OPEN_LEAD = {"first_lead": "random_player_any_tile"}  # OpenSpiel's player 0 leads any tile
 
@@ -223,6 +224,13 @@ def main(argv: list[str] | None = None) -> int:
 
     if "commands" not in args.skip:
         results["commands"] = commands(repeats, seconds, sim_games, sim_long, notes)
+    elif "greedy" not in args.skip:  # (the commands' table has the greedy rows already)
+        greedy_table = Table()
+        print(f"\nsimulate with greedy players ({max(4, sim_games // 100)} games per run):", flush=True)
+        greedy_rows(greedy_table, repeats, sim_games)
+        print()
+        print(greedy_table.render())
+        results["greedy"] = greedy_table.rows
 
     for note in notes:
         print("note:", note)
@@ -233,13 +241,39 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def greedy_rows(table: Table, repeats: int, sim_games: int) -> None:
+    """``simulate`` with greedy players on the fast and the reference engine for every variant (one
+    ``sim_games // 100`` game run per engine and repeat, the two summaries compared): a row pair each."""
+    from boneyard.fast import unsupported
+    from boneyard.rules.base import VARIANTS, find_variant, make_rules
+
+    greedy_games = max(4, sim_games // 100)
+    for variant in sorted(VARIANTS):
+        players = find_variant(variant).min_players
+        fast_plays = not unsupported(make_rules(variant, players))
+        runs: dict[str, list[Count]] = {"auto": [], "reference": []}
+        for repeat in range(repeats):
+            summaries = []
+            for engine in (("auto", "reference") if repeat % 2 == 0 else ("reference", "auto")):
+                count, same = workloads.simulate_games(variant, players, greedy_games, "greedy", engine, repeat)
+                runs[engine].append(count)
+                summaries.append(same)
+            if summaries[0] != summaries[1]:
+                raise SystemExit(f"simulate {variant}: the engines disagree for seed {repeat}")
+        game = f"simulate {variant} {players}p, greedy"
+        label = "fast engine" if fast_plays else "auto (reference: no fast engine yet)"
+        table.add(f"{label}", game, runs["auto"], ratios(runs["auto"], runs["reference"], "games"),
+                  "reference games/s")
+        table.add("reference engine", game, runs["reference"], None)
+        print(table.render().splitlines()[-2], flush=True)
+
+
 def commands(repeats: int, seconds: float, sim_games: int, sim_long: int, notes: list[str]) -> list[dict[str, Any]]:
     """Issue 12's targets, each side by side in one run: ``boneyard simulate`` (the command, a fresh
     process, ``sim_games`` and ``sim_long`` games) against OpenSpiel's ``python_block_dominoes``;
     ``simulate`` with greedy players on the fast and the reference engine for every variant; the
     PettingZoo environment's steps/s on both engines."""
-    from boneyard.fast import unsupported
-    from boneyard.rules.base import VARIANTS, find_variant, make_rules
+    from boneyard.rules.base import VARIANTS, find_variant
 
     table = Table()
     print(f"\nthe commands ({sim_games} and {sim_long} games per simulate run):", flush=True)
@@ -263,25 +297,7 @@ def commands(repeats: int, seconds: float, sim_games: int, sim_long: int, notes:
         notes.append("open_spiel is not installed (pip install open_spiel==2.0.2): no simulate ratio")
     print(table.render(), flush=True)
 
-    greedy_games = max(4, sim_games // 100)
-    for variant in sorted(VARIANTS):
-        players = find_variant(variant).min_players
-        fast_plays = not unsupported(make_rules(variant, players))
-        runs: dict[str, list[Count]] = {"auto": [], "reference": []}
-        for repeat in range(repeats):
-            summaries = []
-            for engine in (("auto", "reference") if repeat % 2 == 0 else ("reference", "auto")):
-                count, same = workloads.simulate_games(variant, players, greedy_games, "greedy", engine, repeat)
-                runs[engine].append(count)
-                summaries.append(same)
-            if summaries[0] != summaries[1]:
-                raise SystemExit(f"simulate {variant}: the engines disagree for seed {repeat}")
-        game = f"simulate {variant} {players}p, greedy"
-        label = "fast engine" if fast_plays else "auto (reference: no fast engine yet)"
-        table.add(f"{label}", game, runs["auto"], ratios(runs["auto"], runs["reference"], "games"),
-                  "reference games/s")
-        table.add("reference engine", game, runs["reference"], None)
-        print(table.render().splitlines()[-2], flush=True)
+    greedy_rows(table, repeats, sim_games)
 
     import inspect
 
