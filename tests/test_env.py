@@ -191,7 +191,7 @@ def test_illegal_actions_raise_with_the_reason() -> None:
 
 
 # ---------------------------------------------------------------- Gymnasium
-@pytest.mark.parametrize("variant", ["all-fives", "pip", "flower-scorpion"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_single_seat_env_passes_gymnasium_checks(variant: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the checker's warnings would be real problems
@@ -241,46 +241,115 @@ FAST_CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("block", 2, {}),
     ("block", 4, {"partnerships": True}),
     ("draw", 3, {"allow_voluntary_draw": True}),
+    ("draw", 4, {}),
     ("all-fives", 2, {}),
+    ("all-fives", 4, {}),
     ("all-fives", 3, {"spinner_mode": "all_doubles", "set": 9}),
     ("all-fives", 2, {"spinner_mode": "none"}),
     ("bergen", 3, {}),
+    ("bergen", 2, {"cover_lead_double_first": True}),
     ("flower-scorpion", 2, {}),
+    ("flower-scorpion", 4, {}),
     ("double-bergen", 2, {}),
+    ("double-bergen", 4, {}),
+    ("pip", 2, {}),
     ("pip", 3, {}),
+    ("pip", 5, {}),
+    ("pip", 3, {"letter_end": "open_wild", "nested_double": "forbid", "draw_tile_skips": True}),
+    ("pip", 2, {"two_player_reverse_skips": True}),
 ]
+
+
+def assert_same_position(fast: DominoEnv, reference: DominoEnv) -> None:
+    """Every seat's observation and mask, the agent to act, rewards and terminations on both engines."""
+    assert fast.agent_selection == reference.agent_selection
+    assert fast.rewards == reference.rewards
+    assert fast.terminations == reference.terminations
+    assert fast._cumulative_rewards == reference._cumulative_rewards
+    for agent in fast.possible_agents:
+        mine, theirs = fast.observe(agent), reference.observe(agent)
+        assert np.array_equal(mine["action_mask"], theirs["action_mask"]), agent
+        assert np.array_equal(mine["observation"], theirs["observation"]), agent
+        assert np.array_equal(fast.action_mask(agent), theirs["action_mask"]), agent
+
+
+def step_both(fast: DominoEnv, reference: DominoEnv, action: int) -> None:
+    assert {normalised(m) for m in fast.legal_moves()} == {normalised(m) for m in reference.legal_moves()}
+    assert fast.move_of(action) == reference.move_of(action)
+    fast.step(action)
+    reference.step(action)
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), FAST_CONFIGS)
 def test_fast_and_reference_environments_are_the_same(variant: str, players: int,
                                                       options: dict[str, object]) -> None:
-    """Every observation, mask, reward and agent of a random game, for every seat, on both engines."""
+    """Every observation, mask, reward and agent of random games, for every seat, on both engines: 600
+    steps, a new episode (on the same environment objects) whenever one ends."""
     fast = raw_env(variant, players, options=options, seed=31)
-    if fast.engine != "fast":
-        pytest.skip(f"the fast engine does not play {variant} yet")
     reference = raw_env(variant, players, options=options, seed=31, engine="reference")
+    assert fast.engine == "fast" and reference.engine == "reference"
     for game in (fast, reference):
         game.reset()
     rng = np.random.default_rng(1)
+    phases: set[int] = set()  # the phase flags (lead, give, forced draw, reversed, may draw) seen on turn
+    episodes = 1
     for _ in range(600):
-        assert fast.agent_selection == reference.agent_selection
-        assert fast.rewards == reference.rewards
-        assert fast.terminations == reference.terminations
-        for agent in fast.possible_agents:
-            mine, theirs = fast.observe(agent), reference.observe(agent)
-            assert np.array_equal(mine["action_mask"], theirs["action_mask"]), agent
-            assert np.array_equal(mine["observation"], theirs["observation"]), agent
+        assert_same_position(fast, reference)
         agent = fast.agent_selection
         if fast.terminations[agent]:
-            break
-        assert {normalised(m) for m in fast.legal_moves()} == {normalised(m) for m in reference.legal_moves()}
-        action = int(rng.choice(np.flatnonzero(fast.observe(agent)["action_mask"])))
-        assert fast.move_of(action) == reference.move_of(action)
-        fast.step(action)
-        reference.step(action)
+            assert fast.game is not None and reference.game is not None
+            assert fast.game.scores == reference.game.scores == fast.scores
+            assert fast.game.winner == reference.game.winner == fast.winner
+            for game in (fast, reference):
+                game.reset()
+            episodes += 1
+            continue
+        observation = fast.observe(agent)
+        phases |= {int(i) for i in np.flatnonzero(fast.observer.part(observation["observation"], "phase"))}
+        step_both(fast, reference, int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert fast.game is not None and reference.game is not None
     assert fast.game.scores == reference.game.scores
     assert [tile for hand in fast.game.hands for tile in hand] == [t for hand in reference.game.hands for t in hand]
+    if variant == "pip":
+        assert {2, 3} <= phases  # forced draws and reversed play came up (gives: the next test)
+    if variant == "block":
+        assert episodes > 1  # the environments were reset and played on
+
+
+def test_pip_gives_are_the_same_on_both_engines() -> None:
+    """PIP's give (a D tile on an empty stock) is rare in random play: find one on the fast engine, then play
+    that game on both engines, comparing every seat around each give and every 25th step on the way."""
+    players = 7  # the smallest stock (70 - 63 tiles), so the stock runs out most often
+    found = None
+    for seed in range(40):
+        game = raw_env("pip", players, seed=seed)
+        game.reset()
+        rng = np.random.default_rng(seed)
+        actions: list[int] = []
+        while not game.terminations[game.agent_selection]:
+            mask = game.observe(game.agent_selection)["action_mask"]
+            actions.append(int(rng.choice(np.flatnonzero(mask))))
+            give = game.codec.give_base <= actions[-1] < game.codec.draw_action
+            game.step(actions[-1])
+            if give:
+                found = seed, actions
+                break
+        if found:
+            break
+    assert found is not None, "no give in 40 random 7-player PIP games"
+    seed, actions = found
+    fast, reference = raw_env("pip", players, seed=seed), raw_env("pip", players, seed=seed, engine="reference")
+    for game in (fast, reference):
+        game.reset()
+    for index, action in enumerate(actions):
+        if index % 25 == 0 or index >= len(actions) - 3:
+            assert_same_position(fast, reference)
+        giver = fast.agent_selection
+        step_both(fast, reference, action)
+    assert_same_position(fast, reference)
+    given = actions[-1] - fast.codec.give_base  # the codec's index of the tile given
+    after = fast.observe(giver)["observation"]
+    assert fast.observer.part(after, "seen")[given] == 1 and fast.observer.part(after, "hand")[given] == 0
 
 
 def test_single_seat_env_same_games_on_both_engines() -> None:
