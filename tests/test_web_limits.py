@@ -401,3 +401,18 @@ def test_the_server_compresses_no_message_unless_asked(db: str) -> None:
     assert plain.ws_per_message_deflate is False
     assert plain.ws_max_size == 2048
     assert server_config(app, limits, ws_per_message_deflate=True).ws_per_message_deflate is True
+
+
+def test_the_server_runs_on_uvloop_where_it_is_installed(db: str) -> None:
+    # uvloop (the web extra installs it) took about a fifth of the event loop's CPU per move (docs/web.md).
+    uvloop = pytest.importorskip("uvloop")
+    config = server_config(create_app(db), Limits())
+    if not hasattr(config, "get_loop_factory"):
+        pytest.skip("uvicorn before 0.36 chooses its loop elsewhere")
+    factory = config.get_loop_factory()
+    assert factory is not None
+    loop = factory()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()

@@ -98,11 +98,11 @@ class TableView:
         value = getattr(self._game.rules, "target", None)
         return value if isinstance(value, int) else None
 
-    def history(self) -> list[PublicEvent]:
-        """The current hand's moves as this view saw them."""
+    def history(self, start: int = 0) -> list[PublicEvent]:
+        """The current hand's moves as this view saw them (from the ``start``-th on)."""
         game = self._game
         events = []
-        for event in game.hand.events:
+        for event in game.hand.events[start:]:
             move = event.move
             receiver = event.receiver if event.receiver is not None else (event.seat + game.direction) % game.players
             if move.kind == Kind.GIVE and not self.sees_give(event.seat, receiver):

@@ -140,7 +140,8 @@ def server_config(app: Any, limits: Limits, **settings: Any) -> uvicorn.Config:
 
     Per-message deflate is off by default: a state message is a few kilobytes, and compressing every one
     cost the server about 0.2 ms of CPU each, a tenth of a move's whole cost (docs/web.md); pass
-    ``ws_per_message_deflate=True`` to trade that CPU for bandwidth."""
+    ``ws_per_message_deflate=True`` to trade that CPU for bandwidth.  The event loop is uvloop's
+    where it is installed (the ``web`` extra installs it; uvicorn's ``loop="auto"``), else asyncio's."""
     import uvicorn
 
     settings.setdefault("ws_per_message_deflate", False)

@@ -160,15 +160,16 @@ class Told(NamedTuple):
 
 def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[Told]) -> None:
     """Extend ``told`` (the first moves of the hand, as ``seat`` saw them) to the whole hand;
-    ``history`` is the hand as ``seat`` sees it."""
+    ``history`` is the rest of the hand, the moves after those, as ``seat`` sees them."""
     events = game.hand.events
     names = game.names
     layout = game.layout
     placed = told[-1].placed if told else 0
     counts = _counts(game, placed)
     first = placed
-    for position in range(len(told), len(events)):
-        event = history[position]
+    known = len(told)
+    for position in range(known, len(events)):
+        event = history[position - known]
         move = event.move
         text = None
         if move.kind != Kind.DRAW:
@@ -273,7 +274,7 @@ class Narrator:
             del told[kept:]
             self._logged.pop(seat, None)
         if kept < len(events):
-            _tell(game, seat, view.history(), told)
+            _tell(game, seat, view.history(kept), told)
         return told
 
     @staticmethod

@@ -376,6 +376,7 @@ class Room:
         geometry = self.geometry()
         dice = view.dice
         in_hand = game.in_hand
+        connected = {connection.seat for connection in self.connections}
         fields: dict[str, Any] = {
             "type": "state",
             "game": self.id,
@@ -387,7 +388,7 @@ class Room:
                 {"name": names[index], "kind": info.kind,
                  "level": info.level if info.kind == "computer" else None,
                  "claimed": info.token_hash is not None, "score": view.scores[index], "tiles": size,
-                 "connected": any(c.seat == index for c in self.connections)}
+                 "connected": index in connected}
                 for index, (info, size) in enumerate(zip(self.seats, view.hand_sizes, strict=True))
             ],
             "turn": view.turn if in_hand else None,
