@@ -10,6 +10,7 @@ the median over repeats with the min-max range.
     python -m benchmarks --quick      # 3 repeats of 0.5 s, smaller simulate runs
     python -m benchmarks --repeats 9 --seconds 3 --json results.json
     python -m benchmarks --only commands   # issue 12's targets: simulate, greedy per variant, environments
+    python -m benchmarks --only env        # the environments' steps/s against those of commit 0ddea28
     python -m benchmarks --only greedy     # only the greedy rows of 'commands': fast vs reference engine
 """
 
@@ -27,7 +28,7 @@ from typing import Any
 from benchmarks import workloads
 from benchmarks.workloads import Count, Workload, summary
 
-SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands", "greedy"]
+SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands", "greedy", "env"]
 PARTNERSHIP = {"partnerships": True}
 OPEN_LEAD = {"first_lead": "random_player_any_tile"}  # OpenSpiel's player 0 leads any tile
 
@@ -231,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(greedy_table.render())
         results["greedy"] = greedy_table.rows
+    if "commands" in args.skip and "env" not in args.skip:  # (the commands' table has the environment rows)
+        env_table = Table()
+        env_rows(env_table, repeats, seconds)
+        print()
+        print(env_table.render())
+        results["env"] = env_table.rows
 
     for note in notes:
         print("note:", note)
@@ -239,6 +246,23 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(results, out, indent=2)
     return 0
+
+
+def env_rows(table: Table, repeats: int, seconds: float) -> None:
+    """The PettingZoo environment's steps/s with random legal actions (``workloads.env_steps``), today against
+    the environment of commit 0ddea28 (issue 12's "today"), side by side in two child processes
+    (``benchmarks.env_anchor``): every variant with its fewest players, and a 4- and a 5-player game."""
+    from benchmarks import env_anchor
+    from boneyard.rules.base import VARIANTS, find_variant
+
+    configs: list[env_anchor.Config] = [(name, find_variant(name).min_players, {}) for name in sorted(VARIANTS)]
+    configs += [("all-fives", 4, {}), ("pip", 5, {})]
+    print(f"\nthe environments against commit {env_anchor.ANCHOR_COMMIT}:", flush=True)
+    for (variant, players, _), today, anchor in env_anchor.measure(configs, repeats, seconds):
+        game = f"env {variant} {players}p, random"
+        table.add("environment", game, today, env_anchor.ratios(today, anchor), f"{env_anchor.ANCHOR_COMMIT}'s steps/s")
+        table.add(f"environment at {env_anchor.ANCHOR_COMMIT}", game, anchor, None)
+        print("\n".join(table.render().splitlines()[-2:]), flush=True)
 
 
 def greedy_rows(table: Table, repeats: int, sim_games: int) -> None:
@@ -272,9 +296,7 @@ def commands(repeats: int, seconds: float, sim_games: int, sim_long: int, notes:
     """Issue 12's targets, each side by side in one run: ``boneyard simulate`` (the command, a fresh
     process, ``sim_games`` and ``sim_long`` games) against OpenSpiel's ``python_block_dominoes``;
     ``simulate`` with greedy players on the fast and the reference engine for every variant; the
-    PettingZoo environment's steps/s on both engines."""
-    from boneyard.rules.base import VARIANTS, find_variant
-
+    PettingZoo environment's steps/s against commit 0ddea28's (:func:`env_rows`)."""
     table = Table()
     print(f"\nthe commands ({sim_games} and {sim_long} games per simulate run):", flush=True)
     runs = [(f"{games}/{workers}", games, workers) for games in dict.fromkeys((sim_games, sim_long))
@@ -299,21 +321,7 @@ def commands(repeats: int, seconds: float, sim_games: int, sim_long: int, notes:
 
     greedy_rows(table, repeats, sim_games)
 
-    import inspect
-
-    from boneyard.env import raw_env
-
-    engines = ["reference", "auto"] if "engine" in inspect.signature(raw_env).parameters else ["reference"]
-    for variant in sorted(VARIANTS):
-        players = find_variant(variant).min_players
-        env_runs = side_by_side({engine: workloads.env_steps(variant, players, engine) for engine in engines},
-                                repeats, seconds)
-        game = f"env {variant} {players}p, random"
-        if "auto" in env_runs:
-            table.add("environment, auto engine", game, env_runs["auto"],
-                      ratios(env_runs["auto"], env_runs["reference"], "moves"), "reference steps/s")
-        table.add("environment, reference engine", game, env_runs["reference"], None)
-        print(table.render().splitlines()[-1], flush=True)
+    env_rows(table, repeats, seconds)
     print()
     print(table.render())
     print("(moves/s of the environment rows are steps/s; simulate rows through the command are wall-clock, "

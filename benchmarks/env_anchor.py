@@ -53,9 +53,10 @@ class Child:
     """A process that runs the environment workload on the package found in ``src``."""
 
     def __init__(self, src: Path) -> None:
-        path = os.pathsep.join([str(src), str(ROOT)])
+        path = os.pathsep.join([str(src), str(ROOT)])  # that package, and today's benchmarks
         self.process = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, env=dict(os.environ, PYTHONPATH=path), cwd=ROOT)
+        self.package = str(src)
         self.package = str(self._answer()["package"])
         if not self.package.startswith(str(src)):
             raise RuntimeError(f"the child imported {self.package}, not the package in {src}")
@@ -65,7 +66,7 @@ class Child:
         assert stdout is not None
         line = stdout.readline()
         if not line:
-            raise RuntimeError(f"the benchmark child ({self.process.args}) stopped answering")
+            raise RuntimeError(f"the benchmark child ({self.package}) stopped answering")
         answer: dict[str, Any] = json.loads(line)
         return answer
 
@@ -84,11 +85,20 @@ class Child:
         self.process.wait(timeout=30)
 
 
-def compare(configs: Sequence[tuple[str, int, Mapping[str, object]]], repeats: int, seconds: float,
-            commit: str = ANCHOR_COMMIT) -> list[dict[str, Any]]:
-    """For every ``(variant, players, options)``: steps/s today and at ``commit``, and their ratio."""
-    rows: list[dict[str, Any]] = []
-    children = {"today": Child(ROOT / "src"), commit: Child(unpack(commit))}
+Config = tuple[str, int, Mapping[str, object]]
+
+
+def resolve(commit: str) -> str:
+    """The full hash of ``commit`` (its unpacked package is kept under that name)."""
+    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", commit], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def measure(configs: Sequence[Config], repeats: int, seconds: float,
+            commit: str = ANCHOR_COMMIT) -> list[tuple[Config, list[Count], list[Count]]]:
+    """For every ``(variant, players, options)``: the counts of each repeat today and at ``commit``."""
+    out: list[tuple[Config, list[Count], list[Count]]] = []
+    children = {"today": Child(ROOT / "src"), "anchor": Child(unpack(resolve(commit)))}
     try:
         for variant, players, options in configs:
             counts: dict[str, list[Count]] = {name: [] for name in children}
@@ -96,16 +106,28 @@ def compare(configs: Sequence[tuple[str, int, Mapping[str, object]]], repeats: i
                 order = list(children) if repeat % 2 == 0 else list(children)[::-1]
                 for name in order:
                     counts[name].append(children[name].run(variant, players, options, seconds, 1000 + repeat))
-            today, old = counts["today"], counts[commit]
-            ratios = [a.rate("moves") / b.rate("moves") for a, b in zip(today, old, strict=True) if b.rate("moves")]
-            rows.append({"variant": variant, "players": players, "options": dict(options),
-                         "today": summary([c.rate("moves") for c in today]),
-                         "anchor": summary([c.rate("moves") for c in old]), "ratio": summary(ratios),
-                         "commit": commit})
-            print(render_row(rows[-1]), flush=True)
+            out.append(((variant, players, options), counts["today"], counts["anchor"]))
     finally:
         for child in children.values():
             child.close()
+    return out
+
+
+def ratios(today: Sequence[Count], anchor: Sequence[Count]) -> list[float]:
+    """Today's steps/s over the anchor's, repeat by repeat."""
+    return [a.rate("moves") / b.rate("moves") for a, b in zip(today, anchor, strict=True) if b.rate("moves")]
+
+
+def compare(configs: Sequence[Config], repeats: int, seconds: float,
+            commit: str = ANCHOR_COMMIT) -> list[dict[str, Any]]:
+    """:func:`measure`, summarised: median (min, max) steps/s today and at ``commit``, and their ratio."""
+    rows: list[dict[str, Any]] = []
+    for (variant, players, options), today, old in measure(configs, repeats, seconds, commit):
+        rows.append({"variant": variant, "players": players, "options": dict(options),
+                     "today": summary([c.rate("moves") for c in today]),
+                     "anchor": summary([c.rate("moves") for c in old]), "ratio": summary(ratios(today, old)),
+                     "commit": commit})
+        print(render_row(rows[-1]), flush=True)
     return rows
 
 

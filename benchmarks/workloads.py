@@ -309,8 +309,8 @@ def env_steps(variant: str, players: int, engine: str | None,
 
         from boneyard.env import raw_env
 
-        chosen = {} if engine is None else {"engine": engine}
-        game = raw_env(variant, players, options=options, seed=seed, **chosen)
+        game = (raw_env(variant, players, options=options, seed=seed) if engine is None
+                else raw_env(variant, players, options=options, seed=seed, engine=engine))
         game.reset(seed=seed)
         rng = random.Random(seed)
 
