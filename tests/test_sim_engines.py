@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from boneyard import chance
 from boneyard.chance import Chance, SplitMix, shuffle
 from boneyard.errors import OptionError
 from boneyard.fast import FastGame, engine, unsupported
@@ -232,7 +233,12 @@ def test_the_deal_is_a_shuffle_of_the_tiles_themselves() -> None:
                 assert chance.rng.getstate() == tiles_chance.rng.getstate()
 
 
-def test_inline_shuffle_is_random_shuffle() -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "python"])
+def test_shuffle_is_random_shuffle(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if compiled and not engine.KERNEL:
+        pytest.skip("the compiled kernel is not built")
+    if not compiled:
+        monkeypatch.setattr(chance, "_compiled", lambda: None)
     for seed in range(300):
         ours, theirs = random.Random(seed), random.Random(seed)
         for size in (0, 1, 2, 28, 55, 70, 91):

@@ -15,9 +15,10 @@ makes the same choices in Python and in a compiled playout.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boneyard.rules.base import Rules
 from boneyard.state import Dice, HandSetup
@@ -65,14 +66,37 @@ class SplitMix:
 _BITS = tuple((i + 1).bit_length() for i in range(256))
 
 
+@cache
+def _compiled() -> Callable[[list[Any], int, bytes], int] | None:
+    """The compiled kernel's shuffle, if it is built (imported on first use: the kernel's package
+    imports this module)."""
+    try:
+        from boneyard.fast import _kernel
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    return getattr(_kernel, "shuffle", None)
+
+
 def shuffle(rng: random.Random, items: list[_T]) -> None:
-    """``rng.shuffle(items)``: the same permutation from the same draws of the generator, four times
-    faster.  CPython's ``Random.shuffle`` swaps each position ``i`` from the end with ``_randbelow(i + 1)``,
-    which draws ``getrandbits(k)`` for the bit length ``k`` of ``i + 1`` until the result is below it;
-    here that loop is inline (a test compares the two for many seeds and sizes)."""
+    """``rng.shuffle(items)``: the same permutation from the same draws of the generator, faster.
+
+    CPython's ``Random.shuffle`` swaps each position ``i`` from the end with ``_randbelow(i + 1)``, which
+    draws ``getrandbits(k)`` (one 32-bit output of the Mersenne Twister, its top ``k`` bits) for the bit
+    length ``k`` of ``i + 1`` until the result is below ``i + 1``.  The compiled kernel does those swaps
+    from a block of outputs, ``getrandbits(32 * i)`` when ``i`` positions are left (each takes at least
+    one output, so no output is drawn that the shuffle would not use); in Python the loop is inline.
+    Either way the permutation and the generator's state after it are ``rng.shuffle``'s (a test
+    compares them for many seeds and sizes)."""
+    top = len(items) - 1
+    compiled = _compiled()
+    if compiled is not None and top > 0:
+        getrandbits = rng.getrandbits
+        while top:
+            top = compiled(items, top, getrandbits(32 * top).to_bytes(4 * top, "little"))
+        return
     getrandbits = rng.getrandbits
     bits = _BITS
-    for i in range(len(items) - 1, 0, -1):
+    for i in range(top, 0, -1):
         k = bits[i]
         j = getrandbits(k)
         while j > i:

@@ -340,7 +340,35 @@ static PyObject *deal(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* shuffle(items, top, words) -> the next top
+ * Random.shuffle's swaps for positions top, top - 1, ... from 32-bit outputs of the Mersenne Twister
+ * (``words``: bytes, four per output, little-endian, the first output first): position i swaps with
+ * the top k bits of the next output (k the bit length of i + 1), an output not below i + 1 being
+ * dropped for the next, exactly as Random._randbelow(i + 1) draws getrandbits(k).  Returns the
+ * position still to swap when the outputs ran out (0: done).  boneyard.chance.shuffle drives it. */
+static PyObject *shuffle(PyObject *self, PyObject *args) {
+    PyObject *items;
+    Py_ssize_t top;
+    const unsigned char *words;
+    Py_ssize_t nbytes;
+    if (!PyArg_ParseTuple(args, "O!ny#", &PyList_Type, &items, &top, &words, &nbytes)) return NULL;
+    if (top >= PyList_GET_SIZE(items) || top < 0) { PyErr_SetString(PyExc_ValueError, "top: not a position of items"); return NULL; }
+    PyObject **item = PySequence_Fast_ITEMS(items);
+    Py_ssize_t i = top, used = 0, count = nbytes / 4;
+    while (i > 0 && used < count) {
+        const unsigned char *w = words + 4 * used++;
+        uint32_t r = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+        int k = 64 - __builtin_clzll((unsigned long long)(i + 1));
+        Py_ssize_t j = (Py_ssize_t)(r >> (32 - k));
+        if (j > i) continue;
+        PyObject *x = item[i]; item[i] = item[j]; item[j] = x;
+        i--;
+    }
+    return PyLong_FromSsize_t(i);
+}
+
 static PyMethodDef methods[] = {
+    {"shuffle", shuffle, METH_VARARGS, "Random.shuffle's swaps from given Mersenne Twister outputs (see chance.shuffle)."},
     {"deal", deal, METH_VARARGS, "Deal a pool of tiles into hands of given sizes avoiding banned tiles."},
     {"rollout", rollout, METH_VARARGS, "Play a hand to its end with random legal actions (see boneyard.fast.engine)."},
     {NULL, NULL, 0, NULL},
