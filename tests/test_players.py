@@ -11,8 +11,9 @@ import pytest
 import boneyard
 from boneyard.chance import Chance
 from boneyard.errors import OptionError
+from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
-from boneyard.players.base import LEVELS, Player, hint_move, make_player
+from boneyard.players.base import LEVELS, GreedyPlayer, Player, hint_move, make_player
 from boneyard.players.expert import ExpertPlayer, search
 from boneyard.players.expert.determinize import determinize
 from boneyard.players.expert.inference import infer
@@ -22,7 +23,7 @@ from boneyard.players.heuristic import HeuristicPlayer, assess
 from boneyard.rules.base import VARIANTS, make_rules
 from boneyard.sim.simulate import simulate, wilson
 from boneyard.state import Game, HandSetup
-from boneyard.tiles import Tile
+from boneyard.tiles import D, Tile
 from boneyard.view import SeatView
 
 LEVEL_SPECS = ["random", "greedy", "heuristic", "expert:samples=1"]
@@ -359,3 +360,55 @@ def test_expert_beats_greedy() -> None:
     expert_row = result["ai_stats"][0]  # type: ignore[index]
     assert expert_row["games"] == 16
     assert expert_row["win_rate"] > 0.6
+
+
+#: rules whose greedy choices hinge on something particular: a voluntary draw beside plays, spinners on every
+#: double, scorpions taking points with no floor, a lone double at an arm tip, the approach cap, PIP's gives
+GREEDY_CONFIGS = [
+    ("block", 4, {"partnerships": True}),
+    ("draw", 3, {"allow_voluntary_draw": True}),
+    ("all-fives", 2, {"spinner_mode": "all_doubles"}),
+    ("all-fives", 3, {"score_unit": "fives"}),
+    ("bergen", 2, {"target": 15}),
+    ("bergen", 3, {"cover_lead_double_first": True}),
+    ("double-bergen", 3, {"lone_double_scores": True}),
+    ("flower-scorpion", 2, {"score_floor": None, "long_pairs": "all_pairs"}),
+    ("flower-scorpion", 3, {"double_scorpion_blocks_dual": "only_when_tile_played"}),
+    ("pip", 7, {}),
+    ("pip", 3, {"directional_value": 25}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), GREEDY_CONFIGS,
+                         ids=[f"{v}-{p}p-{'-'.join(f'{k}={x}' for k, x in o.items()) or 'default'}"
+                              for v, p, o in GREEDY_CONFIGS])
+def test_greedy_chooses_alike_on_both_engines(variant: str, players: int, options: dict[str, object]) -> None:
+    """Greedy on the fast engine (actions, points without applying) makes the reference's choice
+    (moves, points from the view) at every position of whole random games."""
+    rng = random.Random(f"greedy {variant} {players} {options}")
+    greedy = GreedyPlayer()
+    compared = gives = 0
+    for seed in range(2 if players < 7 else 6):
+        game = boneyard.new_game(variant, players, seed=seed, options=options)
+        fast = FastGame.from_game(game)
+        while not game.finished:
+            if not game.in_hand:
+                game.next_hand()
+                setup = game.hand.setup
+                dice = (setup.dice.flower, setup.dice.scorpion) if setup.dice is not None else None
+                fast.start_hand([[t.index for t in hand] for hand in setup.deal], [t.index for t in setup.stock],
+                                setup.leader, dice)
+                continue
+            chosen = greedy.choose(SeatView(game, game.turn))
+            assert fast.to_move(greedy.choose_action(fast)) == chosen, (seed, len(game.log), len(game.hand.events))
+            legal = game.legal_moves()
+            compared += len(legal) > 1
+            gives += len(legal) > 1 and legal[0].kind == Kind.GIVE
+            # greedy's move half the time, so scores build up; D tiles kept for an empty stock, so players give
+            draws = [move for move in legal if move.tile is not None and move.tile.letter == D]
+            others = [move for move in [chosen, *legal] if move not in draws] or draws
+            move = draws[0] if draws and game.stock_left == 0 else rng.choice(others)
+            game.apply(move)
+            fast.apply(fast.from_move(move))
+    assert compared > 20
+    assert gives > 0 or players < 7  # seven PIP players empty the stock
