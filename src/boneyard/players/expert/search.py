@@ -47,7 +47,7 @@ from boneyard.players import heuristic
 from boneyard.players.expert.determinize import determinize, rules_of
 from boneyard.players.expert.fastsearch import FastRoot
 from boneyard.players.expert.inference import Inference, infer
-from boneyard.players.expert.objective import Objective
+from boneyard.players.expert.objective import Objective as Objective  # re-exported: the review imports it from here
 from boneyard.players.expert.sampling import all_deals, sample_deal
 from boneyard.state import NONE, Game
 from boneyard.tiles import Tile
