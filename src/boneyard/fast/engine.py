@@ -130,24 +130,26 @@ def unsupported(rules: Rules) -> list[str]:
     return []
 
 
-#: Double Bergen: :func:`~boneyard.rules.double_bergen.tip_points` of each multiset of arm tips seen
-_TIP_POINTS: dict[int, int] = {}
+#: Double Bergen: :func:`~boneyard.rules.double_bergen.tip_points` of each multiset of arm tips seen, by
+#: ``lone_double_scores`` (look a key up here first: :func:`tips_points` computes and keeps a missing one)
+TIP_POINTS: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
 
 def tips_points(key: int, lone_double_scores: bool) -> int:
     """:func:`~boneyard.rules.double_bergen.tip_points` of the arm tips in ``key``, remembered: a tip
     (number v, h exposed halves) adds ``1 << 3 * (3 * v + h)`` to the key (the tips are a multiset, at
     most four, so a digit never overflows), which the engine keeps up to date arm by arm."""
-    memo = key << 1 | lone_double_scores
-    points = _TIP_POINTS.get(memo)
+    memo = TIP_POINTS[lone_double_scores]
+    points = memo.get(key)
     if points is None:
         tips: list[tuple[int, int]] = []
         code = 0
-        while key:
-            tips += [divmod(code, 3)] * (key & 7)
-            key >>= 3
+        digits = key
+        while digits:
+            tips += [divmod(code, 3)] * (digits & 7)
+            digits >>= 3
             code += 1
-        points = _TIP_POINTS[memo] = tip_points(tips, lone_double_scores)
+        points = memo[key] = tip_points(tips, lone_double_scores)
     return points
 
 
@@ -682,7 +684,10 @@ class FastGame:
             for arm in range(self.narms):
                 if owner[arm] != 1:
                     key += 1 << 3 * (3 * value[arm] + weight[arm])
-            points = tips_points(key, self.rules.options.lone_double_scores)
+            lone = self.rules.options.lone_double_scores
+            points = TIP_POINTS[lone].get(key)
+            if points is None:
+                points = tips_points(key, lone)
             return points + SPINNER_PAIR if self.placed < _SPINNER_COVERED else points
         return self._ends_points(seat, tile, value[0], weight[0], value[1], weight[1])
 
@@ -728,11 +733,13 @@ class FastGame:
         lead_double = self.lead_double
         tips = spinner = 0
         lone = False
+        memo: dict[int, int] = {}
         if mode == DOUBLE:  # the spinner's faces (owner 1), new ones included, are no arm tips
             for arm in range(self.narms):
                 if owner[arm] != 1:
                     tips += 1 << 3 * (3 * value[arm] + weight[arm])
             lone = self.rules.options.lone_double_scores
+            memo = TIP_POINTS[lone]
             spinner = SPINNER_PAIR if self.placed + 1 < _SPINNER_COVERED else 0
         out: list[int] = []
         for action in actions:
@@ -749,7 +756,8 @@ class FastGame:
                 key = tips + (1 << 3 * (3 * after + exposed))
                 if owner[arm] != 1:
                     key -= 1 << 3 * (3 * v + weight[arm])
-                out.append(tips_points(key, lone) + spinner)
+                points = memo.get(key)
+                out.append((tips_points(key, lone) if points is None else points) + spinner)
                 continue
             twin = arm ^ 1
             # a side of the lead double taken while the other is free: that one then shows both halves
