@@ -28,15 +28,15 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from boneyard.chance import Chance
+from boneyard.chance import Chance, Deal
 from boneyard.env.encoding import ActionCodec, Observer, number_values, slot_owners
 from boneyard.env.fast import FastTracker, tracker_for
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, make_rules
-from boneyard.sim.engines import deal_next, engine_for, rules_for
-from boneyard.state import Game, HandSetup
+from boneyard.sim.engines import _deal, engine_for, rules_for
+from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
@@ -89,10 +89,9 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.fast: FastGame | None = None
         self._tracker: FastTracker | None = None
         #: the fast game's deals and actions, from which :attr:`game` is brought up to date when read
-        self._played: list[HandSetup | int] = []
+        self._played: list[Deal | int] = []
         self._synced = 0
         self._shadow: FastGame | None = None  #: a fast copy that follows :attr:`game`, to name its moves
-        self._shadow_chance = Chance(0)
         self.seen: list[set[Tile]] = []
         self.lacks: list[set[int]] = []
         self.game_seed = 0
@@ -115,13 +114,12 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             rules = rules_for(self.variant, self.players, self.options)
             self._game = Game(rules)
             self._shadow = FastGame(rules, deal=False)
-            self._shadow_chance = Chance(self.game_seed)
             self._synced = 0
         game, shadow = self._game, self._shadow
         for item in self._played[self._synced:]:
-            if isinstance(item, HandSetup):
-                game.start_hand(item)
-                deal_next(shadow, self._shadow_chance)  # the same deal, from the same seed
+            if isinstance(item, Deal):
+                game.start_hand(self._chance.hand_setup(game.rules, item))  # the deal as tiles
+                shadow.start_hand(item.hands, item.stock, item.leader, item.dice)
             else:
                 game.apply(shadow.to_move(item))
                 shadow.apply(item)
@@ -193,9 +191,9 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         if fast is not None:
             assert self._tracker is not None
             if not fast.in_hand and not fast.finished:
-                setup = deal_next(fast, self._chance)
-                self._played.append(setup)
-                self._tracker.start_hand(setup.dice)
+                deal = _deal(fast, self._chance)  # (tile indices: the reference's tiles only if it is read)
+                self._played.append(deal)
+                self._tracker.start_hand(deal.dice)
             return
         assert self._game is not None
         if not self._game.in_hand and not self._game.finished:

@@ -389,8 +389,7 @@ class LineTracker(FastTracker):
         if action >= draw:
             if action == draw:
                 legal = self.legal_now if self.legal_now is not None else self.legal()
-                plays = any(other < draw for other in legal.values())  # a voluntary draw tells nothing
-                self._draw(seat, action, not plays)
+                self._draw(seat, action, len(legal) == 1)  # a draw beside plays (voluntary) tells nothing
             else:
                 self._lacks(seat)
                 game.apply(action)
