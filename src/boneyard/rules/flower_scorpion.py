@@ -93,11 +93,13 @@ def play_scores(v0: int, k0: int, v1: int, k1: int, played: tuple[int, int], flo
     if header and scorpion[0] == scorpion[1] == v0 and (
             opts.double_scorpion_blocks_dual == "always" or played == scorpion):
         header = 0  # a double scorpion suppresses the dual or plural in its number (FS-9 h)
-    all_pairs = opts.long_pairs == "all_pairs"
     # a pairing needs an end showing one of the pair's numbers: most plays skip the count
-    long_flower = pairings(v0, k0, v1, k1, flower, all_pairs) if v0 in flower or v1 in flower else 0
-    long_scorpion = pairings(v0, k0, v1, k1, scorpion, all_pairs) if v0 in scorpion or v1 in scorpion else 0
-    return header, int(played == flower), long_flower, -(played == scorpion), -long_scorpion
+    long_flower = long_scorpion = 0
+    if v0 in flower or v1 in flower:
+        long_flower = pairings(v0, k0, v1, k1, flower, opts.long_pairs == "all_pairs")
+    if v0 in scorpion or v1 in scorpion:
+        long_scorpion = pairings(v0, k0, v1, k1, scorpion, opts.long_pairs == "all_pairs")
+    return header, 1 if played == flower else 0, long_flower, -1 if played == scorpion else 0, -long_scorpion
 
 
 def floored(points: int, score: int, floor: int | None) -> int:
