@@ -185,3 +185,46 @@ def test_postgresql_urls_mean_psycopg() -> None:
     assert engine_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert engine_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert engine_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_the_writer_keeps_its_connection_and_opens_it_again_when_the_database_drops_it(store: Store) -> None:
+    """The writer commits on one connection of its own (a pool checkout per commit cost CPU
+    under the server's GIL); a connection PostgreSQL drops fails one write, and the next is stored."""
+    game = boneyard.new_game("draw", seed=5)
+    store.save(header("g", game))
+    first = str(game.apply(game.legal_moves()[0]).move)
+    store.save(Append("g", first, 1))
+    assert store.engine.pool.checkedout() == 1  # the writer's, kept between commits
+    second = str(game.apply(game.legal_moves()[0]).move)
+    if store.engine.dialect.name == "postgresql":
+        from sqlalchemy import text
+
+        with store.engine.connect() as admin:
+            admin.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+            admin.commit()
+        with pytest.raises(Exception, match=r"(?i)terminat|closed|connection"):
+            store.save(Append("g", second, 2))
+    store.save(Append("g", second, 2))  # (again, after a failure: on a new connection)
+    loaded = store.load("g")
+    assert loaded is not None and loaded.moves == 2
+    assert loaded.record["hands"][-1]["moves"][-2:] == [first, second]
+
+
+def test_a_writer_that_cannot_connect_fails_that_write_only(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = boneyard.new_game("draw", seed=6)
+    real_connect = store.engine.connect
+    refused: list[bool] = []
+
+    def connect_once_refused() -> Any:
+        if not refused:
+            refused.append(True)
+            raise OSError("the database is not up yet")
+        return real_connect()
+
+    monkeypatch.setattr(store.engine, "connect", connect_once_refused)
+    with pytest.raises(OSError, match="not up yet"):
+        store.submit(header("g", game)).result(timeout=30)  # answered, not left waiting
+    store.submit(header("g", game)).result(timeout=30)
+    loaded = store.load("g")
+    assert refused and loaded is not None and loaded.moves == 0

@@ -22,6 +22,7 @@ taken to mean the same driver, which the ``web`` extra installs).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import queue
 import threading
@@ -47,8 +48,10 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 BATCH: Final = 500  #: most writes committed in one transaction
 
@@ -180,6 +183,7 @@ class Store:
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
+        self._connection: Connection | None = None  #: the writer thread's connection, opened on its first commit
         self.commits = 0  #: transactions the writer committed (a batch is one)
 
     # ------------------------------------------------------------ writing
@@ -202,24 +206,29 @@ class Store:
         self.submit(*writes).result()
 
     def _write_loop(self) -> None:
-        while True:
-            job = self._queue.get()
-            if job is None:
-                return
-            jobs = [job]
-            stop = False
-            while len(jobs) < BATCH:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                jobs.append(more)
-            self._commit(jobs)
-            if stop:
-                return
+        try:
+            while True:
+                job = self._queue.get()
+                if job is None:
+                    return
+                jobs = [job]
+                stop = False
+                while len(jobs) < BATCH:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    jobs.append(more)
+                self._commit(jobs)
+                if stop:
+                    return
+        finally:
+            connection, self._connection = self._connection, None
+            if connection is not None:
+                connection.close()
 
     def _commit(self, jobs: list[_Job]) -> None:
         # A write whose caller was cancelled (a room closing) is still made: the room has made the change.
@@ -227,8 +236,10 @@ class Store:
             if not done.running():
                 done.set_running_or_notify_cancel()  # from now on the caller cannot cancel it
         try:
-            with self.engine.begin() as connection:
-                _write(connection, [item for writes, _ in jobs for item in writes])
+            if self._connection is None:  # the writer's own, kept: a pool checkout per commit cost more CPU
+                self._connection = self.engine.connect()
+            with self._connection.begin():  # (a connection the database dropped is opened again here)
+                _write(self._connection, [item for writes, _ in jobs for item in writes])
             self.commits += 1
         except Exception as error:  # one bad write must not fail the others: retry them one by one
             if len(jobs) > 1:
@@ -305,6 +316,25 @@ class Store:
 #: the header after a run of appended moves: one statement for every game in the run
 _HEADS = (update(GameRow).where(GameRow.id == bindparam("head_id"))
           .values(moves=bindparam("head_moves"), status=bindparam("head_status"), updated=bindparam("head_updated")))
+_MOVES = insert(MoveRow)
+
+
+@functools.cache
+def _driver_sql(dialect: Dialect, statement: ClauseElement) -> tuple[str, tuple[str, ...] | None]:
+    """``statement`` as the database driver's own SQL, compiled once per dialect, and the names of
+    its parameters in order if the driver takes them by position (else it takes them by name)."""
+    compiled = statement.compile(dialect=dialect)
+    assert isinstance(compiled, SQLCompiler)
+    return compiled.string, tuple(compiled.positiontup or ()) if compiled.positional else None
+
+
+def _many(connection: Connection, statement: ClauseElement, rows: list[dict[str, Any]]) -> None:
+    """Run ``statement`` once per row of named parameters, as the driver's own SQL: the run of
+    appended moves is the writer's usual batch, and SQLAlchemy's statement machinery took most of
+    its CPU (which holds the server's GIL)."""
+    sql, order = _driver_sql(connection.dialect, statement)
+    params: list[Any] = rows if order is None else [tuple(row[name] for name in order) for row in rows]
+    connection.exec_driver_sql(sql, params)
 
 
 def _write(connection: Connection, writes: Sequence[Write]) -> None:
@@ -316,8 +346,8 @@ def _write(connection: Connection, writes: Sequence[Write]) -> None:
 
     def flush() -> None:
         if rows:
-            connection.execute(insert(MoveRow), rows)
-            connection.execute(_HEADS, list(heads.values()))
+            _many(connection, _MOVES, rows)
+            _many(connection, _HEADS, list(heads.values()))
             rows.clear()
             heads.clear()
 
