@@ -275,6 +275,8 @@ def greedy_rows(table: Table, repeats: int, sim_games: int) -> None:
     for variant in sorted(VARIANTS):
         players = find_variant(variant).min_players
         fast_plays = not unsupported(make_rules(variant, players))
+        for engine in ("auto", "reference"):  # one game each first: imports and tables are not timed
+            workloads.simulate_games(variant, players, 1, "greedy", engine, 0)
         runs: dict[str, list[Count]] = {"auto": [], "reference": []}
         for repeat in range(repeats):
             summaries = []
