@@ -44,13 +44,15 @@ _HUB = 1
 _HUB_SIDES = 2
 _ONE = array("f", [1.0]).tobytes()
 _ZERO = bytes(4)
+#: _CELLS[b]: eight float32 cells, 1.0 where the byte b has a bit
+_CELLS = [b"".join(_ONE if byte >> bit & 1 else _ZERO for bit in range(8)) for byte in range(256)]
 
 
 class FastTracker:
     """The action numbers and per-seat observation vectors of one fast game (a line game or PIP)."""
 
     __slots__ = (
-        "_bytes", "_cells", "_ends", "_ends_at", "_flags", "_halves", "_hand", "_hand_at", "_lacks_at", "_mask",
+        "_bytes", "_ends", "_ends_at", "_flags", "_halves", "_hand", "_hand_at", "_lacks_at", "_mask",
         "_mask_view", "_phase_at", "_position", "_relative", "_rows", "_runs", "_scale", "_scores", "_scores_at",
         "_seen", "_seen_at", "_sizes_at", "_slot_rows", "_stock_at", "_table_at", "_tails", "_tiles", "_values",
         "_views", "_width", "_writes", "_zeros", "buffers", "codec", "game", "lacks", "legal_now", "observer", "owners",
@@ -79,8 +81,6 @@ class FastTracker:
                 self._runs[-1] = (first, length + 1, start)
             else:
                 self._runs.append((index, 1, at))
-        #: _cells[b]: eight float32 cells, 1.0 where the byte b has a bit
-        self._cells = [b"".join(_ONE if byte >> bit & 1 else _ZERO for bit in range(8)) for byte in range(256)]
         self._tiles = count = len(codec.tiles)
         offsets = observer.offsets
         self._hand_at, self._table_at, self._seen_at = offsets["hand"], offsets["table"], offsets["seen"]
@@ -149,7 +149,7 @@ class FastTracker:
         positions = 0
         for first, length, start in self._runs:
             positions |= (tiles >> first & ((1 << length) - 1)) << start
-        cells = self._cells
+        cells = _CELLS
         return b"".join([cells[positions >> shift & 255] for shift in range(0, self._tiles, 8)])[:4 * self._tiles]
 
     def _write_scores(self) -> None:
