@@ -13,6 +13,8 @@
   built-in opponents given by level specs.
 * :mod:`boneyard.env.encoding` — the fixed action space (tile × joining half × end slot, lead,
   give, draw, pass) and the observation vector; its docstring is the reference.
+* :mod:`boneyard.env.fast` — the same action numbers and observations on the fast engine, kept up to
+  date move by move (what the environments step on by default).
 
 docs/env.md describes spaces, rewards and seeding.  Needs the ``env`` extra
 (``pip install 'boneyard[env]'``: PettingZoo, Gymnasium, NumPy).

@@ -12,11 +12,12 @@ always better.  ``reward="win"`` gives instead +1 to the winning seats and -1 to
 the game ends (0 to everyone if it ends without a winner).
 
 The environment steps on the fast engine (:class:`~boneyard.fast.FastGame`) wherever it plays the
-variant and options (``engine="auto"``, the default), with the same deals, observations, masks and
-rewards as on the reference engine (``engine="reference"``, kept for comparison and for the variants
-the fast engine does not play).  :attr:`DominoEnv.game` is always a reference
-:class:`~boneyard.state.Game` of the position; on the fast engine it is brought up to date from the
-moves played only when it is read (for rendering, or for a player that decides from a view).
+variant and options (``engine="auto"``, the default: every variant today), with the same deals,
+observations, masks and rewards as on the reference engine (``engine="reference"``, the oracle, kept
+for comparison); :mod:`boneyard.env.fast` keeps the fast engine's observations up to date move by move.
+:attr:`DominoEnv.game` is always a reference :class:`~boneyard.state.Game` of the position; on the fast
+engine it is built from the deals and actions played only when it is read (for rendering, or for a
+player that decides from a view).
 """
 
 from __future__ import annotations
