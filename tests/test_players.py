@@ -394,10 +394,7 @@ def test_greedy_chooses_alike_on_both_engines(variant: str, players: int, option
         while not game.finished:
             if not game.in_hand:
                 game.next_hand()
-                setup = game.hand.setup
-                dice = (setup.dice.flower, setup.dice.scorpion) if setup.dice is not None else None
-                fast.start_hand([[t.index for t in hand] for hand in setup.deal], [t.index for t in setup.stock],
-                                setup.leader, dice)
+                fast = FastGame.from_game(game)  # the new hand as dealt, with the scores so far
                 continue
             chosen = greedy.choose(SeatView(game, game.turn))
             assert fast.to_move(greedy.choose_action(fast)) == chosen, (seed, len(game.log), len(game.hand.events))
