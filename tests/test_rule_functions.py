@@ -107,6 +107,19 @@ def test_fs_examples_play_scores_floor_and_blocked_round() -> None:
     assert blocked_winner(opts, 3, None, None, False, [8, 10, 3].__getitem__, none.__getitem__) is None
 
 
+def test_fs_play_items_are_plain_numbers() -> None:
+    """Every item of a play is an ``int`` (never a ``bool``): the reference names each one in a
+    ``ScoreItem`` that records and the web table write out."""
+    opts = FlowerScorpionOptions(long_pairs="all_pairs")
+    flower, scorpion = (5, 3), (6, 2)
+    for played in ((5, 3), (6, 2), (4, 1)):
+        for ends in ((5, 1, 3, 1), (6, 2, 2, 1), (4, 1, 4, 1), (0, 1, 1, 1)):
+            items = play_scores(*ends, played, flower, scorpion, opts)
+            assert len(items) == 5 and all(type(item) is int for item in items), (played, ends, items)
+    assert play_scores(5, 1, 3, 1, (5, 3), flower, scorpion, opts) == (0, 1, 1, 0, 0)
+    assert play_scores(6, 1, 2, 2, (6, 2), flower, scorpion, opts) == (0, 0, 0, -1, -2)
+
+
 def test_pip_examples_2_and_4_round_end_and_owed_double() -> None:
     assert pip_hand_end("domino", 0, [0, 83, 68], [6, 40, 12]) == (0, 6)  # 6 + 0 - 10 floored at 0
     assert pip_hand_end("blocked", None, [45, 7, 21], [0, 0, 0]) == (None, 0)
