@@ -241,7 +241,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         tracker = self._tracker
         if tracker is not None:
             fast = tracker.game
-            return tracker.observe(seat, fast.turn == seat and fast.in_hand
+            # (a hand is in progress unless the game is over, and then every agent is terminated)
+            return tracker.observe(seat, fast.turn == seat
                                    and not (self.terminations[agent] or self.truncations[agent]))
         game = self._game
         assert game is not None

@@ -369,7 +369,8 @@ class LineTracker(FastTracker):
             width = self._width
             for action in actions:
                 if action < draw:
-                    tile, arm = divmod(action, arms)
+                    tile = action // arms
+                    arm = action - tile * arms
                     slot = slot_of(owner[arm])
                     out[base[tile][value[arm]] + slot] = action
                     flags.append(column + slot * width)
