@@ -19,7 +19,7 @@ import pytest
 
 from boneyard import chance
 from boneyard.chance import Chance, SplitMix, shuffle
-from boneyard.errors import OptionError
+from boneyard.errors import OptionError, VariantError
 from boneyard.fast import FastGame, engine, unsupported
 from boneyard.players.base import GreedyPlayer, RandomPlayer, fast_order, move_order
 from boneyard.rules.base import VARIANTS, make_rules
@@ -174,13 +174,13 @@ def test_all_random_tables_play_whole_hands_in_the_kernel_with_the_same_results(
     if not engine.KERNEL:
         pytest.skip("the compiled kernel is not built")
     hands: list[int] = []
-    finish = FastGame.finish_randomly
+    finish = FastGame.finish_as_random
 
-    def counted(game: FastGame, *args: object, **kwargs: object) -> int:
+    def counted(game: FastGame, streams: list[SplitMix]) -> int:
         hands.append(game.kernel_plays)
-        return finish(game, *args, **kwargs)  # type: ignore[arg-type]
+        return finish(game, streams)
 
-    monkeypatch.setattr(FastGame, "finish_randomly", counted)
+    monkeypatch.setattr(FastGame, "finish_as_random", counted)
     compiled = simulate(variant, players, 3, seed=23, ai="random", options=options, workers=1, engine="fast")
     assert hands and all(hands)
     monkeypatch.setattr(engine, "_kernel", None)
@@ -199,7 +199,7 @@ def test_all_random_results_do_not_depend_on_workers() -> None:
 
 def test_a_seat_of_another_level_keeps_the_move_by_move_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     called: list[object] = []
-    monkeypatch.setattr(FastGame, "finish_randomly", lambda *args, **kwargs: called.append(args))
+    monkeypatch.setattr(FastGame, "finish_as_random", lambda *args: called.append(args))
     simulate("block", 2, 2, seed=1, ai="random,greedy", workers=1, engine="fast")
     assert called == []
 
@@ -259,3 +259,37 @@ def test_splitmix_is_the_published_generator() -> None:
     assert set(picks) == set(range(6)) and all(800 < picks.count(n) < 1200 for n in range(6))
     single = SplitMix(9)
     assert single.pick(["only"]) == "only" and single.state == 9  # one item: the stream does not move
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), [*KERNEL_CONFIGS, ("all-fives", 3, {"set": 9})])
+def test_a_hand_finished_in_the_kernel_is_the_hand_python_finishes(
+        variant: str, players: int, options: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``finish_as_random`` from the start and from the middle of hands: the compiled kernel and the
+    pure-Python fallback take the same actions (same hands, stock, scores, end, moves and streams)."""
+    if not engine.KERNEL:
+        pytest.skip("the compiled kernel is not built")
+    compiled = engine._kernel
+    rng = random.Random(f"{variant}{players}{options}")
+    for seed in range(30):
+        games = [FastGame(variant, players, options=options, seed=seed) for _ in range(2)]
+        for _ in range(rng.randrange(0, 10)):
+            action = rng.choice(games[0].legal_actions())
+            for game in games:
+                game.apply(action)
+        if not games[0].in_hand:
+            continue
+        outcomes = []
+        for kernel in (compiled, None):
+            monkeypatch.setattr(engine, "_kernel", kernel)
+            game = games[kernel is None]
+            assert game.kernel_plays == (kernel is not None)
+            streams = [SplitMix(seed * 31 + seat) for seat in range(players)]
+            moves = game.finish_as_random(streams)
+            outcomes.append((moves, game.hands, game.stock_pos, game.placed, game.scores, game.last_end,
+                             game.last_winner, game.finished, [stream.state for stream in streams]))
+        assert outcomes[0] == outcomes[1], (variant, seed)
+
+
+def test_pip_has_no_random_player_playout_of_line_actions() -> None:
+    with pytest.raises(VariantError, match="line games"):
+        FastGame("pip", 3, seed=1).finish_as_random([SplitMix(seat) for seat in range(3)])

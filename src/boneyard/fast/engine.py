@@ -1011,18 +1011,24 @@ class FastGame:
         return (_kernel is not None and type(self) is FastGame and self.t.top <= 9 and self._mode in _KERNEL_MODES
                 and not self._dead)
 
-    def finish_randomly(self, rng: random.Random | None = None, streams: Sequence[SplitMix] | None = None) -> int:
+    def finish_randomly(self, rng: random.Random | None = None) -> int:
+        """Play the rest of the hand with random legal actions and score it: :meth:`finish_as_random`
+        with every seat's stream seeded from ``rng``.  Returns how many actions were taken."""
+        source = rng or self.rng
+        return self.finish_as_random([SplitMix(source.getrandbits(64)) for _ in range(self.players)])
+
+    def finish_as_random(self, streams: Sequence[SplitMix]) -> int:
         """Play the rest of the hand as ``random`` players do, and score it: the seat on turn takes
-        ``streams[seat].pick`` of its legal actions in :meth:`choice_order` (without ``streams``, every
-        seat gets a stream seeded from ``rng``).  Where :attr:`kernel_plays` the compiled kernel plays
-        it, else Python: the same hand either way, and the streams are left where the hand took them.
-        The hand's undo history is dropped and the table is left as it was; hands, stock, scores and
-        the result are final.  Returns how many actions were taken."""
+        ``streams[seat].pick`` of its legal actions in :meth:`choice_order`.  Where :attr:`kernel_plays`
+        the compiled kernel plays it, else Python: the same hand either way, and the streams are left
+        where the hand took them.  The hand's undo history is dropped and the table is left as it was;
+        hands, stock, scores and the result are final.  Returns how many actions were taken.  (PIP's
+        :class:`~boneyard.fast.pip.FastPip` has other actions: it plays its rounds out with
+        :meth:`finish_randomly` only.)"""
+        if type(self) is not FastGame:
+            raise VariantError(f"finish_as_random plays the line games, not {self.rules.name}")
         if not self.in_hand:
             return 0
-        if streams is None:
-            source = rng or self.rng
-            streams = [SplitMix(source.getrandbits(64)) for _ in range(self.players)]
         if not self.kernel_plays:
             taken = 0
             while self.in_hand:

@@ -105,7 +105,7 @@ class RandomPlayer:
     """Plays a uniformly random legal move: of the legal moves in :func:`move_order`, the one its
     splitmix64 stream (:class:`~boneyard.chance.SplitMix`, seeded with ``seed``) picks; with a single
     legal move the stream does not move.  The same choice on either engine and in the compiled
-    kernel's playouts (``FastGame.finish_randomly`` with the players' ``stream`` objects)."""
+    kernel's playouts (``FastGame.finish_as_random`` with the players' ``stream`` objects)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "random"

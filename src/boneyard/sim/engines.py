@@ -8,7 +8,7 @@ missing) the players that can choose on it directly (``random`` and ``greedy``: 
 game move for move.  Either way the game is dealt by the same :class:`~boneyard.chance.Chance`, so a
 seed plays the same game, with the same result, on both engines (``tests/test_sim_engines.py``).
 When every seat is ``random`` and the compiled kernel plays the rules (Block, Draw, All Fives), each
-hand is played whole in the kernel (``FastGame.finish_randomly`` with the players' own streams: the
+hand is played whole in the kernel (``FastGame.finish_as_random`` with the players' own streams: the
 same hand the Python loop plays); Python only deals and scores it.
 
 ``engine="reference"`` forces the reference engine (for comparisons and benchmarks);
@@ -182,7 +182,7 @@ def _play_fast_game(game: FastGame, rules: Rules, seed: int, players: Sequence[P
     while not game.finished:
         deal = _deal(game, chance)
         if whole_hands:
-            moves += game.finish_randomly(streams=streams)
+            moves += game.finish_as_random(streams)
         if shadow is not None:
             shadow.start_hand(chance.hand_setup(rules, deal))
         while game.in_hand:
