@@ -56,7 +56,7 @@ class Child:
         path = os.pathsep.join([str(src), str(ROOT)])  # that package, and today's benchmarks
         self.process = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, env=dict(os.environ, PYTHONPATH=path), cwd=ROOT)
-        self.package = str(src)
+        self.src = src
         self.package = str(self._answer()["package"])
         if not self.package.startswith(str(src)):
             raise RuntimeError(f"the child imported {self.package}, not the package in {src}")
@@ -66,7 +66,7 @@ class Child:
         assert stdout is not None
         line = stdout.readline()
         if not line:
-            raise RuntimeError(f"the benchmark child ({self.package}) stopped answering")
+            raise RuntimeError(f"the benchmark child on {self.src} stopped answering")
         answer: dict[str, Any] = json.loads(line)
         return answer
 
