@@ -116,7 +116,7 @@ class FastTracker:
         self._scores: list[int] = []
         #: the legal moves of the position (:meth:`legal`), None until asked for
         self.legal_now: dict[int, int] | None = None
-        self._flags: list[int] = []
+        self._flags: set[int] = set()  #: where the legal moves show in the observation of the seat on turn
 
     # ------------------------------------------------------------ hands
     def start_hand(self, dice: Dice | None) -> None:
@@ -348,7 +348,7 @@ class LineTracker(FastTracker):
         game = self.game
         codec = self.codec
         out: dict[int, int] = {}
-        flags: list[int] = []
+        flags: set[int] = set()  # (several plays may go to one slot)
         actions = game.legal_actions()
         arms = game.arms
         phase = self._phase_at
@@ -358,7 +358,7 @@ class LineTracker(FastTracker):
             for action in actions:
                 out[lead_base + position[action // arms]] = action
             if actions:
-                flags.append(phase)
+                flags.add(phase)
         else:
             draw = game.draw
             value = game.value
@@ -373,10 +373,10 @@ class LineTracker(FastTracker):
                     arm = action - tile * arms
                     slot = slot_of(owner[arm])
                     out[base[tile][value[arm]] + slot] = action
-                    flags.append(column + slot * width)
+                    flags.add(column + slot * width)
                 elif action == draw:
                     out[codec.draw_action] = action
-                    flags.append(phase + 4)
+                    flags.add(phase + 4)
                 else:
                     out[codec.pass_action] = action
         self._flags = flags
@@ -475,7 +475,7 @@ class PipTracker(FastTracker):
         codec = self.codec
         position = self._position
         out: dict[int, int] = {}
-        flags: list[int] = []
+        flags: set[int] = set()  # (several plays may go to one slot)
         phase = self._phase_at
         draw = game.draw
         give_base = game.give_base
@@ -488,21 +488,21 @@ class PipTracker(FastTracker):
                 pair, k = divmod(action, TARGETS)
                 if not game.placed:
                     out[codec.lead_base + position[pair >> 1]] = action
-                    flags.append(phase)
+                    flags.add(phase)
                 else:
                     slot = slot_of(k)
                     out[(position[pair >> 1] * 2 + (pair & 1)) * slots + slot] = action
-                    flags.append(column + slot * width)
+                    flags.add(column + slot * width)
             elif action >= give_base:
                 out[codec.give_base + position[action - give_base]] = action
-                flags.append(phase + 1)
+                flags.add(phase + 1)
             elif action == draw:
                 out[codec.draw_action] = action
-                flags.append(phase + 4)
+                flags.add(phase + 4)
             else:
                 out[codec.pass_action] = action
         if game.forced_draw:
-            flags.append(phase + 2)
+            flags.add(phase + 2)
         self._flags = flags
         self.legal_now = out
         return out
