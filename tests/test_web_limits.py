@@ -404,7 +404,7 @@ def test_the_server_compresses_no_message_unless_asked(db: str) -> None:
 
 
 def test_the_server_runs_on_uvloop_where_it_is_installed(db: str) -> None:
-    # uvloop (the web extra installs it) took about a fifth of the event loop's CPU per move (docs/web.md).
+    # uvloop (the web extra installs it) took 5-20% off the event loop's CPU per move (docs/web.md).
     uvloop = pytest.importorskip("uvloop")
     config = server_config(create_app(db), Limits())
     if not hasattr(config, "get_loop_factory"):
