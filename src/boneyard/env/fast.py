@@ -429,7 +429,7 @@ class LineTracker(FastTracker):
 class PipTracker(FastTracker):
     """:class:`FastTracker` of PIP (gives, forced draws and the direction of play included)."""
 
-    __slots__ = ("_direction", "_double", "_toes", "pip")
+    __slots__ = ("_direction", "_double", "_pair_base", "_toes", "pip")
 
     def __init__(self, observer: Observer, game: FastPip) -> None:
         super().__init__(observer, game)
@@ -440,6 +440,9 @@ class PipTracker(FastTracker):
             self._double[tile.index] = tile.is_double
         self._toes = [False] * (TARGETS + 1)  #: whether table tile k is a double with toes
         self._direction = 1
+        #: the number of a play of (2 * tile + which half) onto slot 0: (codec tile * 2 + which) * slots
+        self._pair_base = [(self._position[pair >> 1] * 2 + (pair & 1)) * self.codec.slots
+                           for pair in range(2 * len(self._position))]
 
     def start_hand(self, dice: Dice | None) -> None:
         super().start_hand(dice)
@@ -479,20 +482,23 @@ class PipTracker(FastTracker):
         phase = self._phase_at
         draw = game.draw
         give_base = game.give_base
-        slots = codec.slots
         slot_of = self.owners.index
         column = self._ends_at + self._values + 1
         width = self._width
+        pair_base = self._pair_base
+        placed = game.placed
+        joined = slot = -1
         for action in game.legal_actions():
             if action < draw:
                 pair, k = divmod(action, TARGETS)
-                if not game.placed:
+                if not placed:
                     out[codec.lead_base + position[pair >> 1]] = action
                     flags.add(phase)
-                else:
-                    slot = slot_of(k)
-                    out[(position[pair >> 1] * 2 + (pair & 1)) * slots + slot] = action
+                    continue
+                if k != joined:  # the engine lists the plays onto one tile together
+                    joined, slot = k, slot_of(k)
                     flags.add(column + slot * width)
+                out[pair_base[pair] + slot] = action
             elif action >= give_base:
                 out[codec.give_base + position[action - give_base]] = action
                 flags.add(phase + 1)
