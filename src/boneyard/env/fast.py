@@ -52,11 +52,11 @@ class FastTracker:
     """The action numbers and per-seat observation vectors of one fast game (a line game or PIP)."""
 
     __slots__ = (
-        "_bytes", "_ends", "_ends_at", "_flags", "_halves", "_hand", "_hand_at", "_lacks_at", "_mask",
-        "_mask_view", "_phase_at", "_position", "_relative", "_rows", "_runs", "_scale", "_scores", "_scores_at",
+        "_bytes", "_ends", "_ends_at", "_flags", "_halves", "_hand", "_hand_at", "_lacks_at", "_mask", "_mask_view",
+        "_phase_at", "_position", "_public", "_relative", "_rows", "_runs", "_scale", "_scores", "_scores_at",
         "_seen", "_seen_at", "_sizes_at", "_slot_rows", "_stock_at", "_table_at", "_tails", "_tiles", "_values",
-        "_views", "_width", "_writes", "_zeros", "buffers", "codec", "game", "lacks", "legal_now", "observer", "owners",
-        "players",
+        "_views", "_width", "_writes", "_zeros", "buffers", "codec", "game", "lacks", "legal_now", "observer",
+        "owners", "players",
     )
 
     def __init__(self, observer: Observer, game: FastGame) -> None:
@@ -89,6 +89,9 @@ class FastTracker:
         self._hand = slice(4 * self._hand_at, 4 * (self._hand_at + count))
         self._seen = slice(4 * self._seen_at, 4 * (self._seen_at + count))
         self._ends = slice(4 * self._ends_at, 4 * (self._ends_at + observer.sizes["ends"]))
+        if not self._scores_at + 2 * players == self._sizes_at + players == self._stock_at:
+            raise ValueError("the scores, the hand sizes and the stock must lie side by side in the observation")
+        self._public = slice(4 * self._scores_at, 4 * (self._stock_at + 1))
         self._width = observer.end_width
         self._halves = observer.halves
         self._values = len(observer.halves)
@@ -122,18 +125,20 @@ class FastTracker:
     def start_hand(self, dice: Dice | None) -> None:
         """Every seat's vector for the hand just dealt (nothing on the table yet)."""
         game = self.game
+        hands = game.hands
+        count = self._tiles
+        self._scores = list(game.scores)
+        scores = [min(SCORE_BOUND, max(-SCORE_BOUND, score / self._scale)) for score in self._scores]
+        sizes = [hand.bit_count() / count for hand in hands]
+        stock = [game.stock_left / count]
         zeros = self._zeros
-        for seat, buffer in enumerate(self.buffers):
+        hand, seen, public = self._hand, self._seen, self._public
+        for seat, (buffer, data) in enumerate(zip(self.buffers, self._bytes, strict=True)):
             buffer[:] = zeros
-            cells = self._cells_of(game.hands[seat])
-            data = self._bytes[seat]
-            data[self._hand] = data[self._seen] = cells
-        self.lacks = [set() for _ in range(self.players)]
-        self._scores = [0] * self.players
-        self._write_scores()
-        for seat in range(self.players):
-            self._write_size(seat)
-        self._write_stock()
+            data[hand] = data[seen] = self._cells_of(hands[seat])
+            # scores, hand sizes (from this seat on) and the stock lie side by side
+            data[public] = array("f", scores[seat:] + scores[:seat] + sizes[seat:] + sizes[:seat] + stock).tobytes()
+        self.lacks = [set() for _ in hands]
         if dice is not None:
             dice_at = self.observer.offsets["dice"]
             for die, pips in enumerate((*dice.flower, *dice.scorpion)):
