@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -416,3 +417,17 @@ def test_the_server_runs_on_uvloop_where_it_is_installed(db: str) -> None:
         assert isinstance(loop, uvloop.Loop)
     finally:
         loop.close()
+
+
+def test_a_serving_app_lets_the_store_writer_take_the_gil_back_within_a_millisecond(db: str) -> None:
+    # The writer lets go of the GIL in every SQLite call; at Python's default 5 ms switch interval a
+    # busy event loop kept it that long each time (docs/web.md, "Load").
+    from boneyard.web.store import SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        with TestClient(create_app(db)):
+            assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL) and SWITCH_INTERVAL <= 0.001
+    finally:
+        sys.setswitchinterval(before)

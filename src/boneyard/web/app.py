@@ -31,6 +31,7 @@ limits of :class:`~boneyard.web.limits.Limits` (``too_many_connections``, ``rate
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -54,7 +55,7 @@ from boneyard.web.limits import Admission, Limits, TokenBucket
 from boneyard.web.narrate import json_text
 from boneyard.web.replayer import replay_steps
 from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room, Rooms, Seat, _hash
-from boneyard.web.store import Store
+from boneyard.web.store import SWITCH_INTERVAL, Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_SEED: Final = 2**63 - 1  #: the largest seed a game is stored with (a signed 64-bit column)
@@ -169,6 +170,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if sys.getswitchinterval() > SWITCH_INTERVAL:  # the store's writer takes the GIL back sooner
+            sys.setswitchinterval(SWITCH_INTERVAL)
         await rooms.start()  # every running game is loaded: computers on turn move again
         yield
         await rooms.close()

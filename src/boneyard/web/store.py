@@ -54,6 +54,11 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
 BATCH: Final = 500  #: most writes committed in one transaction
+#: The GIL switch interval (seconds) for a server with a writer thread (the app sets it when it
+#: starts serving).  The writer lets go of the GIL in every SQLite call and must take it back
+#: from the event loop each time; a busy loop keeps it a whole switch interval (Python's default
+#: is 5 ms), so a commit of a few moves took tens of milliseconds while the loop was busy.
+SWITCH_INTERVAL: Final = 0.001
 
 
 def default_path() -> Path:
@@ -387,5 +392,5 @@ def _stored(row: GameRow) -> StoredGame:
                       json.loads(row.seats), json.loads(row.record))
 
 
-__all__ = ["Append", "Checkpoint", "Seats", "Store", "StoredGame", "TakeBack", "Write", "default_path",
-           "default_url", "engine_url", "sqlite_path"]
+__all__ = ["SWITCH_INTERVAL", "Append", "Checkpoint", "Seats", "Store", "StoredGame", "TakeBack", "Write",
+           "default_path", "default_url", "engine_url", "sqlite_path"]
