@@ -12,7 +12,8 @@ valued on that deal:
   reserve) and at most :data:`EXACT_TILES` tiles remain in all hands — for two-player Block
   that is the whole hand from the first move.  The search is alpha-beta with the searching
   side maximising and every other seat minimising (paranoid) the same objective as the
-  playouts; heaviest tiles are tried first, a play on either of two equal line ends is
+  playouts; moves are tried by the points they score (where plays score), then heaviest tile first
+  (PIP: heaviest by hand value), a play on either of two equal line ends is
   searched once, and games without in-hand scoring (Block, Draw) share a transposition table
   across the root moves of one deal.  A search that passes :data:`EXACT_NODES` nodes, or the
   decision's deadline (:attr:`FastRoot.deadline`, set under a time budget), is given up and the
@@ -186,6 +187,8 @@ class FastRoot:
         deadline = self.deadline
         clock = _CLOCK_MASK
         value_of = self.value
+        scoring = self._scoring
+        placement = game.placement_points
         legal = game.legal_actions
         apply = game.apply
         undo = game.undo
@@ -224,7 +227,13 @@ class FastRoot:
             if len(actions) > 1:
                 if plain and game.narms == 2 and values[0] == values[1] and game.placed:
                     actions = [a for a in actions if a >= draw or a % unit == 0]
-                actions.sort(key=heavy)
+                if scoring:  # the most points first, then the heaviest tile: cut-offs come early
+                    order = [(-points * _POINT + heavy(action), action)
+                             for action, points in zip(actions, placement(actions), strict=True)]
+                    order.sort()
+                    actions = [action for _, action in order]
+                else:
+                    actions.sort(key=heavy)
             if game.turn in side:
                 best = -_INF
                 for action in actions:
