@@ -304,11 +304,12 @@ def env_steps(variant: str, players: int, engine: str | None,
               options: dict[str, object] | None = None) -> Workload:
     """The PettingZoo environment: ``observe`` (what ``last()`` returns) and ``step`` with a uniformly
     random legal action from the mask, whole games one after another.  ``engine=None`` leaves the
-    environment's engine argument out (the code of commit 0ddea28 had none: ``benchmarks.env_anchor``)."""
+    environment's engine argument out (the code of commit 0ddea28 had none: ``benchmarks.env_anchor``).
+    The legal actions are the 1 bytes of the 0/1 ``int8`` mask, found with ``bytes.find`` (a third of
+    the time of ``np.flatnonzero`` on a mask of a thousand actions with a few legal), in increasing
+    order, and ``rng.choice`` picks one: the same pick as ``rng.choice(np.flatnonzero(mask))``."""
 
     def run(budget: float, seed: int) -> Count:
-        import numpy as np
-
         from boneyard.env import raw_env
 
         game = (raw_env(variant, players, options=options, seed=seed) if engine is None
@@ -323,8 +324,13 @@ def env_steps(variant: str, players: int, engine: str | None,
                     game.reset()
                     count.games += 1
                     continue
-                mask = game.observe(agent)["action_mask"]
-                game.step(int(rng.choice(np.flatnonzero(mask))))
+                data = game.observe(agent)["action_mask"].tobytes()
+                legal: list[int] = []
+                at = data.find(1)
+                while at >= 0:
+                    legal.append(at)
+                    at = data.find(1, at + 1)
+                game.step(rng.choice(legal))
                 count.moves += 1
 
         return timed(step, budget)
