@@ -195,3 +195,26 @@ def test_an_exact_search_past_the_deadline_is_given_up(monkeypatch: pytest.Monke
         fast.evaluate(0, random.Random(2))
         assert fast.exact_ok == (deadline is None)
         assert fast.noisy == (deadline is not None)
+
+
+@pytest.mark.parametrize(("variant", "seed", "gives_up"), [("double-bergen", 3, True), ("block", 5, False)])
+def test_one_deal_may_take_only_a_share_of_the_budget_where_plays_score(
+        variant: str, seed: int, gives_up: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where plays score (no transposition table) one deal's exact search may use a quarter of the budget,
+    then playouts value the move; Block's table-backed search is held only to the decision's deadline."""
+    monkeypatch.setattr(fastsearch, "_CLOCK_MASK", 0)
+    game = boneyard.new_game(variant, 2, seed=seed)
+    view = SeatView(game, game.turn)
+    while not (len(view.legal_moves()) > 1 and (view.stock_count == 0 or variant == "block")):  # Block never draws
+        game.apply(make_player("greedy").choose(view))
+        view = SeatView(game, game.turn)
+    search = Search(view, random.Random(0))
+    fast = search.fast
+    assert fast is not None
+    fast.deadline = time.perf_counter() + 60
+    fast.budget = 1e-9  # a quarter of it is gone before the first node
+    hands, stock = sample_deal(search.info, random.Random(1))
+    fast.load(hands, stock)
+    fast.evaluate(0, random.Random(2))
+    assert fast.exact_ok != gives_up
+    assert fast.noisy == gives_up

@@ -16,7 +16,8 @@ valued on that deal:
   (PIP: heaviest by hand value), a play on either of two equal line ends is
   searched once, and games without in-hand scoring (Block, Draw) share a transposition table
   across the root moves of one deal.  A search that passes :data:`EXACT_NODES` nodes, or the
-  decision's deadline (:attr:`FastRoot.deadline`, set under a time budget), is given up and the
+  decision's deadline (:attr:`FastRoot.deadline`, set under a time budget), or — where plays score
+  and no table helps — :data:`EXACT_SHARE` of the budget within one deal, is given up and the
   decision falls back to playouts for its remaining deals.
 * otherwise by :data:`PLAYOUTS` greedy playouts (one in Double Bergen and PIP, :data:`ONE_PLAYOUT`):
   best immediate score, then a double before any other tile (``doubles_first``; not in PIP, where the
@@ -47,6 +48,7 @@ from boneyard.view import SeatView
 
 EXACT_TILES = 16  #: tiles left in all hands at most for the exact search (two-player Block: the whole hand)
 EXACT_NODES = 60_000  #: node limit of one exact search (beyond it this decision uses playouts)
+EXACT_SHARE = 0.25  #: share of the time budget one deal's exact searches may take where plays score
 #: bonus for winning the hand in games without in-hand scoring (Block, Draw), where the hand's
 #: points all go to its winner: the search plays first for the hand, then for its margin
 HAND_WIN = 100.0
@@ -85,6 +87,10 @@ class FastRoot:
         self.exact_ok = True  #: cleared when an exact search runs past its node limit or the deadline
         #: the decision's deadline (``perf_counter``): an exact search still running then is given up
         self.deadline: float | None = None
+        #: the decision's time budget (``None`` under ``samples=``): where plays score (no transposition
+        #: table), one deal's exact searches may take :data:`EXACT_SHARE` of it, so a few deals get searched
+        self.budget: float | None = None
+        self._deal_started = 0.0
         self.nodes = 0  #: nodes of the exact searches so far (for measurements)
         self.noisy = False  #: set once a root move was valued by playouts rather than exactly
         #: the playout policy: after the points, a double before any other tile (else only the heaviest)
@@ -143,6 +149,7 @@ class FastRoot:
         del game.stock[self.root_pos:]
         game.stock.extend(tile.index for tile in stock)
         self._tt.clear()
+        self._deal_started = time.perf_counter()
 
     def evaluate(self, index: int, rng: random.Random) -> float:
         """The value of root move ``index`` on the loaded deal."""
@@ -185,6 +192,8 @@ class FastRoot:
         tt = self._tt if plain else None
         limit = self.nodes + EXACT_NODES
         deadline = self.deadline
+        if deadline is not None and self.budget is not None and not plain:
+            deadline = min(deadline, self._deal_started + self.budget * EXACT_SHARE)
         clock = _CLOCK_MASK
         value_of = self.value
         scoring = self._scoring

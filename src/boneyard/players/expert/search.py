@@ -171,6 +171,8 @@ class Search:
         if len(self.moves) == 1:
             return self.moves[0]
         deadline = None if samples is not None else time.perf_counter() + seconds
+        if self.fast is not None:
+            self.fast.budget = None if samples is not None else seconds
         while (samples is None or self.samples < samples) and len(self.active) > 1:
             if self.deals is not None and self.samples >= len(self.deals):
                 break  # every deal searched: the values are the expectation itself
