@@ -7,7 +7,7 @@ same sampled deals: :func:`~boneyard.players.expert.inference.infer` and
 :func:`~boneyard.players.expert.sampling.sample_deal` draw hidden hands and a stock order
 consistent with the view, and each move is played out on every deal — on the fast engine where
 :class:`~boneyard.players.expert.fastsearch.FastRoot` applies (exact alpha-beta once nothing can
-be drawn, greedy playouts before), on the reference game otherwise.  Nothing hidden is read: a
+be drawn, greedy playouts before: every line game), on the reference game otherwise (PIP).  Nothing hidden is read: a
 decision's samples are seeded from the review's seed, the hand and the move number only, so two
 records that the seat cannot tell apart get the same review (``tests/test_review.py`` proves it).
 
