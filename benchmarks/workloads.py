@@ -305,9 +305,9 @@ def env_steps(variant: str, players: int, engine: str | None,
     """The PettingZoo environment: ``observe`` (what ``last()`` returns) and ``step`` with a uniformly
     random legal action from the mask, whole games one after another.  ``engine=None`` leaves the
     environment's engine argument out (the code of commit 0ddea28 had none: ``benchmarks.env_anchor``).
-    The legal actions are the 1 bytes of the 0/1 ``int8`` mask, found with ``bytes.find`` (a third of
-    the time of ``np.flatnonzero`` on a mask of a thousand actions with a few legal), in increasing
-    order, and ``rng.choice`` picks one: the same pick as ``rng.choice(np.flatnonzero(mask))``."""
+    The legal actions are the nonzero places of the 0/1 ``int8`` mask read as booleans, as a list, in
+    increasing order, and ``rng.choice`` picks one: the same pick as ``rng.choice(np.flatnonzero(mask))``
+    for 40% of its instructions (about 12,900 against 31,000 on a thousand actions with a few legal)."""
 
     def run(budget: float, seed: int) -> Count:
         from boneyard.env import raw_env
@@ -324,12 +324,7 @@ def env_steps(variant: str, players: int, engine: str | None,
                     game.reset()
                     count.games += 1
                     continue
-                data = game.observe(agent)["action_mask"].tobytes()
-                legal: list[int] = []
-                at = data.find(1)
-                while at >= 0:
-                    legal.append(at)
-                    at = data.find(1, at + 1)
+                legal: list[int] = game.observe(agent)["action_mask"].view(bool).nonzero()[0].tolist()
                 game.step(rng.choice(legal))
                 count.moves += 1
 
