@@ -48,6 +48,13 @@ _ZERO = bytes(4)
 _CELLS = [b"".join(_ONE if byte >> bit & 1 else _ZERO for bit in range(8)) for byte in range(256)]
 
 
+def _scaled(score: int, scale: float) -> float:
+    """A score as the observation shows it: ÷ ``scale``, clipped to ±``SCORE_BOUND`` (``min``/``max`` cost
+    twice as much)."""
+    value = score / scale
+    return value if -SCORE_BOUND <= value <= SCORE_BOUND else SCORE_BOUND if value > 0 else -SCORE_BOUND
+
+
 class FastTracker:
     """The action numbers and per-seat observation vectors of one fast game (a line game or PIP)."""
 
@@ -127,18 +134,31 @@ class FastTracker:
         game = self.game
         hands = game.hands
         count = self._tiles
+        scale = self._scale
         self._scores = list(game.scores)
-        scores = [min(SCORE_BOUND, max(-SCORE_BOUND, score / self._scale)) for score in self._scores]
-        sizes = [hand.bit_count() / count for hand in hands]
-        stock = [game.stock_left / count]
+        # scores, hand sizes and the stock lie side by side: seat 0's bytes, turned for the others
+        values = [_scaled(score, scale) for score in self._scores]
+        for held in hands:
+            values.append(held.bit_count() / count)
+        values.append(game.stock_left / count)
+        cells = array("f", values).tobytes()
+        width = 4 * self.players
+        scores, sizes, stock = cells[:width], cells[width:2 * width], cells[2 * width:]
         zeros = self._zeros
         hand, seen, public = self._hand, self._seen, self._public
+        direct = self._runs == [(0, count, 0)]  # the fast indices are the codec's (the line games)
+        cell, size, cut = _CELLS.__getitem__, (count + 7) // 8, 4 * count
         for seat, (buffer, data) in enumerate(zip(self.buffers, self._bytes, strict=True)):
             buffer[:] = zeros
-            data[hand] = data[seen] = self._cells_of(hands[seat])
-            # scores, hand sizes (from this seat on) and the stock lie side by side
-            data[public] = array("f", scores[seat:] + scores[:seat] + sizes[seat:] + sizes[:seat] + stock).tobytes()
-        self.lacks = [set() for _ in hands]
+            positions = hands[seat] if direct else self._positions_of(hands[seat])
+            data[hand] = data[seen] = b"".join(map(cell, positions.to_bytes(size, "little")))[:cut]
+            at = 4 * seat
+            data[public] = scores[at:] + scores[:at] + sizes[at:] + sizes[:at] + stock if seat else cells
+        if self.lacks:
+            for lacks in self.lacks:
+                lacks.clear()
+        else:
+            self.lacks = [set() for _ in hands]
         if dice is not None:
             dice_at = self.observer.offsets["dice"]
             for die, pips in enumerate((*dice.flower, *dice.scorpion)):
@@ -149,13 +169,12 @@ class FastTracker:
         self._slot_rows = []
         self.legal_now = None
 
-    def _cells_of(self, tiles: int) -> bytes:
-        """The float32 cells of the codec's tiles, 1.0 for the tiles in the fast bit set ``tiles``."""
+    def _positions_of(self, tiles: int) -> int:
+        """The fast bit set ``tiles`` as a bit set of the codec's positions."""
         positions = 0
         for first, length, start in self._runs:
             positions |= (tiles >> first & ((1 << length) - 1)) << start
-        cells = _CELLS
-        return b"".join([cells[positions >> shift & 255] for shift in range(0, self._tiles, 8)])[:4 * self._tiles]
+        return positions
 
     def _write_scores(self) -> None:
         """Write every score that changed into every vector (score ÷ the scale, clipped)."""
@@ -165,7 +184,7 @@ class FastTracker:
         for seat, score in enumerate(scores):
             if score != known[seat]:
                 known[seat] = score
-                value = min(SCORE_BOUND, max(-SCORE_BOUND, score / self._scale))
+                value = _scaled(score, self._scale)
                 for other, buffer in enumerate(self.buffers):
                     buffer[at + self._relative[other][seat]] = value
 
@@ -241,9 +260,13 @@ class FastTracker:
             self._off_turn(seat, vector)
             return {"observation": vector, "action_mask": self._mask_view.copy()}
         legal = self.legal_now if self.legal_now is not None else self.legal()
+        buffer = self.buffers[seat]  # (the flags are 0 in every vector: set for the copy, then cleared)
+        flags = self._flags
+        for at in flags:
+            buffer[at] = 1.0
         vector = self._views[seat].copy()
-        for at in self._flags:
-            vector[at] = 1.0
+        for at in flags:
+            buffer[at] = 0.0
         mask = self._mask
         for number in legal:
             mask[number] = 1
