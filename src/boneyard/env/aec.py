@@ -36,7 +36,7 @@ from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, make_rules
-from boneyard.sim.engines import _deal, engine_for, rules_for
+from boneyard.sim.engines import deal_hand, engine_for, rules_for
 from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
@@ -84,6 +84,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                                    for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.codec.size) for agent in self.possible_agents}
         self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
+        #: the rewards dict the last step that scored nothing set (kept while it is :attr:`rewards`)
+        self._zeroed: dict[str, float] | None = None
         self._seeds = np.random.default_rng(seed)
         self._next_seed: int | None = seed
         self._game: Game | None = None
@@ -192,7 +194,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         if fast is not None:
             assert self._tracker is not None
             if not fast.in_hand and not fast.finished:
-                deal = _deal(fast, self._chance)  # (tile indices: the reference's tiles only if it is read)
+                deal = deal_hand(fast, self._chance)  # (tile indices: the reference's tiles only if it is read)
                 self._played.append(deal)
                 self._tracker.start_hand(deal.dice)
             return
@@ -296,7 +298,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                 self._new_hand()
             if before is None and not finished and self.max_moves is None:  # most steps: nothing else changes
                 self.moves += 1
-                self.rewards = self._zero_rewards.copy()
+                if self.rewards is not self._zeroed:  # (all zeros already after a step that scored nothing)
+                    self.rewards = self._zeroed = self._zero_rewards.copy()
                 self.agent_selection = self.possible_agents[fast.turn]
             else:
                 self._settle(agent, fast.scores, before, finished, fast.winner, fast.turn)

@@ -130,7 +130,7 @@ class _Between:
         self.in_hand = False
 
 
-def _deal(game: FastGame, chance: Chance) -> Deal:
+def deal_hand(game: FastGame, chance: Chance) -> Deal:
     """Deal ``game``'s next hand from ``chance`` exactly as the reference game would (tile indices)."""
     deal = chance.deal(cast(Game, _Between(game.rules, game.hand_number)))
     game.start_hand(deal.hands, deal.stock, deal.leader, deal.dice)
@@ -139,7 +139,7 @@ def _deal(game: FastGame, chance: Chance) -> Deal:
 
 def deal_next(game: FastGame, chance: Chance) -> HandSetup:
     """Deal ``game``'s next hand from ``chance`` exactly as the reference game would; the setup."""
-    return chance.hand_setup(game.rules, _deal(game, chance))
+    return chance.hand_setup(game.rules, deal_hand(game, chance))
 
 
 #: a fast game per rules object, idle between games (building one costs as much as a hand)
@@ -180,7 +180,7 @@ def _play_fast_game(game: FastGame, rules: Rules, seed: int, players: Sequence[P
     placements = moves = blocked = 0
     apply = game.apply
     while not game.finished:
-        deal = _deal(game, chance)
+        deal = deal_hand(game, chance)
         if whole_hands:
             moves += game.finish_as_random(streams)
         if shadow is not None:
