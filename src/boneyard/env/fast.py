@@ -59,11 +59,11 @@ class FastTracker:
     """The action numbers and per-seat observation vectors of one fast game (a line game or PIP)."""
 
     __slots__ = (
-        "_bytes", "_ends", "_ends_at", "_flags", "_halves", "_hand", "_hand_at", "_lacks_at", "_mask", "_mask_view",
-        "_phase_at", "_position", "_public", "_relative", "_rows", "_runs", "_scale", "_scores", "_scores_at",
-        "_seen", "_seen_at", "_sizes_at", "_slot_rows", "_stock_at", "_table_at", "_tails", "_tiles", "_values",
-        "_views", "_width", "_writes", "_zeros", "buffers", "codec", "game", "lacks", "legal_now", "observer",
-        "owners", "players",
+        "_bytes", "_column", "_ends", "_ends_at", "_flags", "_halves", "_hand", "_hand_at", "_lacks_at",
+        "_mask", "_mask_view", "_phase_at", "_position", "_public", "_relative", "_rows", "_runs", "_scale",
+        "_scores", "_scores_at", "_seen", "_seen_at", "_sizes_at", "_slot_rows", "_stock_at", "_table_at",
+        "_tails", "_tiles", "_values", "_views", "_width", "_writes", "_zeros", "buffers", "codec", "game",
+        "lacks", "legal_now", "observer", "owners", "players",
     )
 
     def __init__(self, observer: Observer, game: FastGame) -> None:
@@ -100,6 +100,8 @@ class FastTracker:
             raise ValueError("the scores, the hand sizes and the stock must lie side by side in the observation")
         self._public = slice(4 * self._scores_at, 4 * (self._stock_at + 1))
         self._width = observer.end_width
+        #: "a legal play may go here", in slot 0's row of the ends part
+        self._column = self._ends_at + len(observer.halves) + 1
         self._halves = observer.halves
         self._values = len(observer.halves)
         self._scale = observer.score_scale
@@ -374,39 +376,37 @@ class LineTracker(FastTracker):
 
     def legal(self) -> dict[int, int]:
         game = self.game
-        codec = self.codec
         out: dict[int, int] = {}
         flags: set[int] = set()  # (several plays may go to one slot)
         actions = game.legal_actions()
         arms = game.arms
-        phase = self._phase_at
         if not game.placed:
             position = self._position
-            lead_base = codec.lead_base
+            lead_base = self.codec.lead_base
             for action in actions:
                 out[lead_base + position[action // arms]] = action
             if actions:
-                flags.add(phase)
+                flags.add(self._phase_at)
         else:
             draw = game.draw
             value = game.value
             owner = game.owner
             base = self._line_base
-            slot_of = self.owners.index
-            column = self._ends_at + self._values + 1  # "a legal play may go here", in slot 0's row
-            width = self._width
+            column = self._column
+            at = slot = number = -1
             for action in actions:
                 if action < draw:
-                    tile = action // arms
-                    arm = action - tile * arms
-                    slot = slot_of(owner[arm])
-                    out[base[tile][value[arm]] + slot] = action
-                    flags.add(column + slot * width)
+                    tile, arm = divmod(action, arms)
+                    if arm != at:  # the engine lists the plays onto one arm together
+                        at, number = arm, value[arm]
+                        slot = self.owners.index(owner[arm])
+                        flags.add(column + slot * self._width)
+                    out[base[tile][number] + slot] = action
                 elif action == draw:
-                    out[codec.draw_action] = action
-                    flags.add(phase + 4)
+                    out[self.codec.draw_action] = action
+                    flags.add(self._phase_at + 4)
                 else:
-                    out[codec.pass_action] = action
+                    out[self.codec.pass_action] = action
         self._flags = flags
         self.legal_now = out
         return out
@@ -511,7 +511,7 @@ class PipTracker(FastTracker):
         draw = game.draw
         give_base = game.give_base
         slot_of = self.owners.index
-        column = self._ends_at + self._values + 1
+        column = self._column
         width = self._width
         pair_base = self._pair_base
         placed = game.placed
