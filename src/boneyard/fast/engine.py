@@ -133,6 +133,7 @@ def unsupported(rules: Rules) -> list[str]:
 #: Double Bergen: :func:`~boneyard.rules.double_bergen.tip_points` of each multiset of arm tips seen, by
 #: ``lone_double_scores`` (look a key up here first: :func:`tips_points` computes and keeps a missing one)
 TIP_POINTS: tuple[dict[int, int], dict[int, int]] = ({}, {})
+_TIP_BIT = [1 << 3 * code for code in range(3 * 32)]  #: a tip's part of a key, by ``3 * v + h`` (see below)
 
 
 def tips_points(key: int, lone_double_scores: bool) -> int:
@@ -683,7 +684,7 @@ class FastGame:
             key = 0
             for arm in range(self.narms):
                 if owner[arm] != 1:
-                    key += 1 << 3 * (3 * value[arm] + weight[arm])
+                    key += _TIP_BIT[3 * value[arm] + weight[arm]]
             lone = self.rules.options.lone_double_scores
             points = TIP_POINTS[lone].get(key)
             if points is None:
@@ -730,17 +731,28 @@ class FastGame:
         high = t.high
         low = t.low
         is_double = t.is_double
-        lead_double = self.lead_double
-        tips = spinner = 0
-        lone = False
-        memo: dict[int, int] = {}
         if mode == DOUBLE:  # the spinner's faces (owner 1), new ones included, are no arm tips
+            tips = 0
             for arm in range(self.narms):
                 if owner[arm] != 1:
-                    tips += 1 << 3 * (3 * value[arm] + weight[arm])
+                    tips += _TIP_BIT[3 * value[arm] + weight[arm]]
             lone = self.rules.options.lone_double_scores
             memo = TIP_POINTS[lone]
             spinner = SPINNER_PAIR if self.placed + 1 < _SPINNER_COVERED else 0
+            found: list[int] = []
+            for action in actions:  # the greedy playouts' hot loop
+                if action >= draw:
+                    found.append(0)
+                    continue
+                tile, arm = divmod(action, arms)
+                v = value[arm]
+                key = tips + _TIP_BIT[3 * v + 2 if is_double[tile] else 3 * (high[tile] + low[tile] - v) + 1]
+                if owner[arm] != 1:
+                    key -= _TIP_BIT[3 * v + weight[arm]]
+                points = memo.get(key)
+                found.append((tips_points(key, lone) if points is None else points) + spinner)
+            return found
+        lead_double = self.lead_double
         out: list[int] = []
         for action in actions:
             if action >= draw:
@@ -752,13 +764,6 @@ class FastGame:
                 after, exposed = v, 2
             else:
                 after, exposed = high[tile] + low[tile] - v, 1
-            if mode == DOUBLE:
-                key = tips + (1 << 3 * (3 * after + exposed))
-                if owner[arm] != 1:
-                    key -= 1 << 3 * (3 * v + weight[arm])
-                points = memo.get(key)
-                out.append((tips_points(key, lone) if points is None else points) + spinner)
-                continue
             twin = arm ^ 1
             # a side of the lead double taken while the other is free: that one then shows both halves
             twin_exposed = 2 if arm < 2 and owner[arm] == 1 and lead_double and owner[twin] == 1 else weight[twin]

@@ -325,8 +325,11 @@ class FastRoot:
                             else rank[action - give_base] if action >= give_base  # a PIP give: the heaviest
                             else _DRAW_KEY for action in actions]
                 best_key = max(keys)
-                best = [action for action, key in zip(actions, keys, strict=True) if key == best_key]
-                action = best[0] if len(best) == 1 else rng.choice(best)
+                if keys.count(best_key) == 1:  # most choices: no tie to break, no list to build
+                    action = actions[keys.index(best_key)]
+                else:
+                    action = rng.choice([action for action, key in zip(actions, keys, strict=True)
+                                         if key == best_key])
             else:
                 action = actions[0]
             apply(action)
