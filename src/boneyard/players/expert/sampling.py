@@ -22,15 +22,27 @@ from boneyard.tiles import Tile
 ATTEMPTS = 24
 
 
-def sample_deal(info: Inference, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
-    """Every seat's hand (this seat's as it is) and a stock order, consistent with ``info``."""
+#: the groups to fill as (seat, group), and the order they are filled in (indices into them)
+Plan = tuple[list[tuple[int, Group]], list[int]]
+
+
+def fill_plan(info: Inference) -> Plan:
+    """The groups of ``info`` and their fill order, most constrained first: the same for every deal of
+    ``info``, so a search that samples many works it out once (:func:`sample_deal`'s ``plan``)."""
     slots: list[tuple[int, Group]] = [(seat, group) for seat, groups in enumerate(info.groups) for group in groups]
+    return slots, sorted(range(len(slots)), key=lambda i: (_room(info, slots[i][1]), i))
+
+
+def sample_deal(info: Inference, rng: random.Random, plan: Plan | None = None) -> tuple[list[list[Tile]], list[Tile]]:
+    """Every seat's hand (this seat's as it is) and a stock order, consistent with ``info`` (``plan``:
+    :func:`fill_plan` of ``info``, worked out here if not given)."""
+    slots, order = plan if plan is not None else fill_plan(info)
     relaxed: set[int] = set()
     for attempt in range(ATTEMPTS * 2):
         if attempt >= ATTEMPTS:
             relaxed.add(min((i for i in range(len(slots)) if i not in relaxed),
                             key=lambda i: _room(info, slots[i][1]), default=-1))
-        deal = _try(info, slots, relaxed, rng)
+        deal = _try(info, slots, order, relaxed, rng)
         if deal is not None:
             return deal
     raise AssertionError("no deal found even without exclusions")  # pragma: no cover
@@ -40,12 +52,11 @@ def _room(info: Inference, group: Group) -> int:
     return sum(1 for tile in info.unseen if tile not in group.excluded) - group.count
 
 
-def _try(info: Inference, slots: list[tuple[int, Group]], relaxed: set[int],
+def _try(info: Inference, slots: list[tuple[int, Group]], order: list[int], relaxed: set[int],
          rng: random.Random) -> tuple[list[list[Tile]], list[Tile]] | None:
     pool = list(info.unseen)
     rng.shuffle(pool)
     hands = [list(known) for known in info.known]
-    order = sorted(range(len(slots)), key=lambda i: (_room(info, slots[i][1]), i))
     for index in order:
         seat, group = slots[index]
         excluded = set() if index in relaxed else group.excluded

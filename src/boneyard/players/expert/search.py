@@ -48,7 +48,7 @@ from boneyard.players.expert.determinize import determinize, rules_of
 from boneyard.players.expert.fastsearch import FastRoot
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.objective import Objective as Objective  # re-exported: the review imports it from here
-from boneyard.players.expert.sampling import all_deals, sample_deal
+from boneyard.players.expert.sampling import Plan, all_deals, fill_plan, sample_deal
 from boneyard.state import NONE, Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
@@ -158,6 +158,7 @@ class Search:
         self.racing = race
         #: every consistent deal, where few enough exist and the stock's order cannot matter (else ``None``)
         self.deals = self._enumerable()
+        self._plan: Plan | None = None  #: the fill order of the sampled deals (worked out at the first)
         self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
         #: the fast engine's position (``None``: the reference game is searched)
@@ -198,7 +199,9 @@ class Search:
         if self.deals is not None:
             hands, stock = self.deals[self.samples]
         else:
-            hands, stock = sample_deal(self.info, self.rng)
+            if self._plan is None:
+                self._plan = fill_plan(self.info)
+            hands, stock = sample_deal(self.info, self.rng, self._plan)
         seed = self.rng.getrandbits(32)
         fast = self.fast
         if fast is not None:
