@@ -13,7 +13,7 @@ from boneyard.players.base import make_player
 from boneyard.players.expert import fastsearch
 from boneyard.players.expert import search as reference
 from boneyard.players.expert.determinize import determinize
-from boneyard.players.expert.sampling import sample_deal
+from boneyard.players.expert.sampling import fill_plan, sample_deal
 from boneyard.players.expert.search import Endgame, Search
 from boneyard.tiles import LETTERS
 from boneyard.view import SeatView
@@ -218,3 +218,15 @@ def test_one_deal_may_take_only_a_share_of_the_budget_where_plays_score(
     fast.evaluate(0, random.Random(2))
     assert fast.exact_ok != gives_up
     assert fast.noisy == gives_up
+
+
+@pytest.mark.parametrize(("variant", "players"), [("double-bergen", 4), ("draw", 3)])
+def test_a_search_s_fill_plan_gives_the_deals_sampled_without_one(variant: str, players: int) -> None:
+    game = boneyard.new_game(variant, players, seed=5)
+    greedy = make_player("greedy", seed=5)
+    for _ in range(players + 2):  # a few moves in: some seats have drawn or passed
+        game.apply(greedy.choose(SeatView(game, game.turn)))
+    info = Search(SeatView(game, game.turn), random.Random(0)).info
+    plan = fill_plan(info)
+    for seed in range(5):
+        assert sample_deal(info, random.Random(seed), plan) == sample_deal(info, random.Random(seed))
