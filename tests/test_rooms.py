@@ -25,7 +25,7 @@ from boneyard.state import Game
 from boneyard.view import SeatView
 from boneyard.web import store as store_module
 from boneyard.web.app import create_app
-from boneyard.web.rooms import Connection, ProtocolError, Room, Rooms, Seat, SharedState, Thinker
+from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room, Rooms, Seat, SharedState, Thinker
 from boneyard.web.store import Checkpoint, Store
 
 Message = dict[str, Any]
@@ -375,3 +375,31 @@ def test_spectators_share_one_state_per_broadcast(db_url: str) -> None:
 
     built, distinct = asyncio.run(main())
     assert built == distinct == 2
+
+
+def test_a_socket_closed_while_joining_is_not_kept(db_url: str) -> None:
+    """Found under the 10-minute load: a client that left while its first state was being sent
+    stayed in the room's connections and the error escaped the socket handler as a traceback."""
+    async def closed(message: Message) -> None:
+        raise ConnectionClosed
+
+    async def main() -> tuple[int, int, int, bool]:
+        async with open_rooms(db_url) as rooms:
+            room = rooms.create("draw", humans(), seed=5)
+            watcher = Client()
+            await room.join(watcher)
+            raised = False
+            try:
+                await room.join(Connection(closed))
+            except ConnectionClosed:
+                raised = True
+            kept = len(room.connections)
+            mover = await seated(room, room.game.turn)
+            await room.handle(mover, {"type": "move", "move": str(room.game.legal_moves()[0])})
+            return kept, len(room.connections), watcher.messages[-1]["version"], raised
+
+    kept, connections, version, raised = asyncio.run(main())
+    assert raised
+    assert kept == 1  # only the watcher: the closed socket is not kept
+    assert connections == 2  # the watcher and the mover
+    assert version == 1  # the room goes on and the others are told of the move

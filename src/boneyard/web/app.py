@@ -362,8 +362,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         connection = Connection(send, send_text)
         messages = TokenBucket(limits.messages_per_second, limits.message_burst)
         hints = TokenBucket(limits.hints_per_second, limits.hint_burst)
-        await room.join(connection)
         try:
+            await room.join(connection)  # a socket closed before it got the table ends here, quietly
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":

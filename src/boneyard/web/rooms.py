@@ -481,10 +481,16 @@ class Room:
 
     # ------------------------------------------------------------ connections
     async def join(self, connection: Connection) -> None:
+        """Add a connection and send it the table.  A socket that closes before it got the table is
+        not kept: :class:`ConnectionClosed` is raised to the caller with the room as it was."""
         self.touched = time.monotonic()
         async with self.lock:  # a move being stored is not shown yet
             self.connections.append(connection)
-            await connection.send_state(self.state_text(None))
+            try:
+                await connection.send_state(self.state_text(None))
+            except ConnectionClosed:
+                self.connections.remove(connection)
+                raise
         self.kick()
 
     async def leave(self, connection: Connection) -> None:
