@@ -1,18 +1,39 @@
 """The rule functions both engines call, on RULES.md's worked examples (numbers in the test names).
 
-These are the one copy of each variant's scoring and hand-end decisions (docs/architecture.md): pure functions
+These are the one copy of each variant's leads, scoring and hand-end decisions (docs/architecture.md): pure functions
 of pip totals, tile counts, line ends and scores.  The reference Game reaches them through its Rules hooks and
 the fast engine directly; here they are called with the examples' numbers.
 """
 
 from __future__ import annotations
 
+import random
+
+from boneyard.chance import deal_indices
 from boneyard.rules.all_fives import AllFivesOptions, count_points, fives_hand_end
-from boneyard.rules.bergen import NO_DOUBLE, approach_capped, bergen_blocked_winner, family_bonus, header_points
+from boneyard.rules.base import called_leader, make_rules
+from boneyard.rules.bergen import (
+    NO_DOUBLE,
+    approach_capped,
+    bergen_blocked_winner,
+    bergen_lead_double,
+    bergen_leader_by_lot,
+    double_must_lead,
+    family_bonus,
+    first_leader_by_lot,
+    header_points,
+    rotating_leader,
+)
 from boneyard.rules.block import block_game_over, block_hand_end, partnership_hand_end
-from boneyard.rules.double_bergen import double_bergen_hand_end, tip_points
+from boneyard.rules.double_bergen import double_bergen_hand_end, double_drawer, double_setter, tip_points
 from boneyard.rules.draw import dead_layout
-from boneyard.rules.flower_scorpion import FlowerScorpionOptions, blocked_winner, floored, play_scores
+from boneyard.rules.flower_scorpion import (
+    FlowerScorpionOptions,
+    blocked_winner,
+    floored,
+    master_lead_double,
+    play_scores,
+)
 from boneyard.rules.pip import directional_effect, pip_game_over, pip_hand_end, settle_doubles
 from boneyard.tiles import A, D, R, S
 
@@ -147,3 +168,58 @@ def test_drw_8_dead_layout() -> None:
     assert dead_layout([4, 6], lambda n: on_table(n) or 0, 7)
     assert not dead_layout([4, 2], lambda n: on_table(n) or 0, 7)
     assert not dead_layout([], lambda n: 7, 7)
+
+
+# ---------------------------------------------------------------- leads
+def test_blk_3_call_goes_to_the_highest_double_then_the_heaviest_tile() -> None:
+    assert called_leader([3, 6, -1], no_tie) == 1  # 6-6 leads
+    assert called_leader([-1, 0, -1], no_tie) == 1  # only 0-0 is out
+    heaviest = {0: (9, 5), 1: (11, 6), 2: (10, 6)}.__getitem__  # 4-5, 5-6, 4-6: no double out, 5-6 leads
+    assert called_leader([-1, -1, -1], heaviest) == 1
+
+
+def test_leaders_by_lot_and_rotation() -> None:
+    assert first_leader_by_lot(1) and not first_leader_by_lot(2)
+    assert rotating_leader(None, 4) is None  # hand 1: chance picked
+    assert rotating_leader(3, 4) == 0
+    assert bergen_leader_by_lot("rotate_any_tile", 1) and not bergen_leader_by_lot("rotate_any_tile", 2)
+    assert not bergen_leader_by_lot("highest_double", 1)
+    block = make_rules("block", 2, {"first_lead": "random_player_any_tile"})
+    assert block.leader_by_lot(1) and not block.leader_by_lot(2)
+    assert make_rules("double-bergen", 2).leader_by_lot(1)
+    assert not make_rules("pip", 2).leader_by_lot(1)
+
+
+def test_brg_4_highest_or_lowest_double_leads() -> None:
+    doubles = [[2, 5], [], [0, 6]]
+    assert double_must_lead("highest_double") and not double_must_lead("rotate_any_tile")
+    assert bergen_lead_double("highest_double", doubles) == (2, 6)
+    assert bergen_lead_double("lowest_double", doubles) == (2, 0)
+    assert bergen_lead_double("lowest_double", [[4], [1, 3]]) == (1, 1)
+    assert bergen_lead_double("highest_double", [[], []]) is None  # a deal the rules redeal
+
+
+def test_fs_6_master_leads_his_heaviest_double() -> None:
+    assert master_lead_double("heaviest_double_in_hand", [1, 4, 3]) == 4
+    assert master_lead_double("heaviest_double_in_hand", []) is None  # no double: any tile
+    assert master_lead_double("any", [1, 4]) is None
+
+
+def test_dbg_4_who_sets_the_double() -> None:
+    assert double_setter(2, [True, False, False, False]) == 0  # the first to the designated leader's left
+    assert double_setter(1, [True, True, False]) == 1  # the designated leader himself
+    assert double_setter(0, [False, False]) is None
+    # nobody holds one: from the designated seat 1 of 3, they draw in turn; the fourth draw (seat 1) is 3-3
+    assert double_drawer(1, 3, [False, False, False, True, False]) == (4, 1)
+    assert double_drawer(0, 2, [False, False]) is None  # the boneyard gives none
+
+
+def test_deal_indices_redeals_until_acceptable_and_draws_the_leader_and_dice() -> None:
+    def has_zero(hands: list[list[int]]) -> bool:
+        return any(0 in hand for hand in hands)
+
+    deal = deal_indices(random.Random(5), 28, 7, 2, acceptable=has_zero, leader_by_lot=True, dice=True)
+    assert any(0 in hand for hand in deal.hands)
+    assert sorted(deal.hands[0] + deal.hands[1] + deal.stock) == list(range(28))
+    assert deal.leader in (0, 1) and deal.dice is not None
+    assert deal_indices(random.Random(5), 28, 7, 2).leader is None

@@ -115,6 +115,29 @@ class Deal:
     dice: Dice | None
 
 
+def deal_indices(rng: random.Random, tiles: int, size: int, players: int, *,
+                 indices: Sequence[int] | None = None, acceptable: Callable[[list[list[int]]], bool] | None = None,
+                 leader_by_lot: bool = False, dice: bool = False) -> Deal:
+    """A hand's chance outcome from ``rng``, as tile indices: the set's ``tiles`` positions shuffled (and
+    reshuffled while ``acceptable`` refuses the hands, Bergen's redeal), ``size`` tiles to each of
+    ``players`` seats, the rest the stock; then the leader by lot and the four dice where asked.  The
+    position ``p`` is the tile ``indices[p]`` (default: ``p``).  :meth:`Chance.deal` and the fast
+    engine's own deals (:meth:`~boneyard.fast.engine.FastGame.next_hand`) both come from here."""
+    order = list(range(tiles))
+    while True:
+        shuffle(rng, order)
+        dealt = order if indices is None else [indices[position] for position in order]
+        hands = [dealt[seat * size:(seat + 1) * size] for seat in range(players)]
+        if acceptable is None or acceptable(hands):
+            break
+    leader = rng.randrange(players) if leader_by_lot else None
+    rolled = None
+    if dice:
+        roll = [rng.randint(1, 6) for _ in range(4)]
+        rolled = Dice((roll[0], roll[1]), (roll[2], roll[3]))
+    return Deal(hands, dealt[players * size:], leader, rolled)
+
+
 class _TileSet:
     """A rules' tile set, looked up by index (built once per :class:`Chance`)."""
 
@@ -152,23 +175,13 @@ class Chance:
         the items), so the outcome is the one a shuffle of the tiles themselves would give."""
         rules = game.rules
         known = self._tiles(rules)
-        order = list(range(len(known.by_index)))
-        size = rules.deal_size()
-        players = rules.players
-        rng = self.rng
-        indices = known.indices
-        while True:
-            shuffle(rng, order)
-            dealt = order if indices is None else [indices[position] for position in order]
-            hands = [dealt[seat * size:(seat + 1) * size] for seat in range(players)]
-            if not known.refuses or rules.acceptable_deal(self._as_tiles(known, hands)):
-                break
-        leader = rng.randrange(players) if rules.random_leader_needed(game) else None
-        dice = None
-        if rules.uses_dice:
-            roll = [rng.randint(1, 6) for _ in range(4)]
-            dice = Dice((roll[0], roll[1]), (roll[2], roll[3]))
-        return Deal(hands, dealt[players * size:], leader, dice)
+        acceptable = None
+        if known.refuses:
+            def acceptable(hands: list[list[int]]) -> bool:
+                return rules.acceptable_deal(self._as_tiles(known, hands))
+        return deal_indices(self.rng, len(known.by_index), rules.deal_size(), rules.players, indices=known.indices,
+                            acceptable=acceptable, leader_by_lot=rules.random_leader_needed(game),
+                            dice=rules.uses_dice)
 
     @staticmethod
     def _as_tiles(known: _TileSet, hands: list[list[int]]) -> list[list[Tile]]:

@@ -34,22 +34,32 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from boneyard.chance import SplitMix
+from boneyard.chance import SplitMix, deal_indices
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.moves import Kind, Move
 from boneyard.rules.all_fives import count_points, fives_hand_end
-from boneyard.rules.base import Rules, SetupError, find_variant, line_chance_leads, line_leader, make_rules
+from boneyard.rules.base import (
+    Rules,
+    SetupError,
+    called_leader,
+    find_variant,
+    line_leader,
+    make_rules,
+)
 from boneyard.rules.bergen import (
     NO_DOUBLE,
     approach_capped,
     bergen_blocked_winner,
+    bergen_lead_double,
+    double_must_lead,
     family_bonus,
     header_points,
+    rotating_leader,
 )
 from boneyard.rules.block import Block, block_game_over, block_hand_end, partnership_hand_end
-from boneyard.rules.double_bergen import SPINNER_PAIR, double_bergen_hand_end, tip_points
+from boneyard.rules.double_bergen import SPINNER_PAIR, double_bergen_hand_end, double_drawer, double_setter, tip_points
 from boneyard.rules.draw import dead_layout
-from boneyard.rules.flower_scorpion import blocked_winner, floored, play_scores
+from boneyard.rules.flower_scorpion import blocked_winner, floored, master_lead_double, play_scores
 from boneyard.tiles import Tile, double_set
 
 if TYPE_CHECKING:
@@ -289,33 +299,20 @@ class FastGame:
         self._clear_hand()
 
     def next_hand(self) -> None:
-        """Shuffle and deal the next hand from this game's own generator, then open it."""
-        order = list(range(len(self.t.tiles)))
-        size = self.hand_size
-        while True:  # Bergen redeals a deal without a double when a double must lead (BRG-4)
-            self.rng.shuffle(order)
-            deal = [order[seat * size:(seat + 1) * size] for seat in range(self.players)]
-            if not self._needs_double() or any(hand & self._doubles for hand in map(_mask, deal)):
-                break
-        leader = self.rng.randrange(self.players) if self._random_leader_needed() else None
-        dice = None
-        if self._mode == FLOWER:
-            roll = self.rng.randint
-            dice = ((roll(1, 6), roll(1, 6)), (roll(1, 6), roll(1, 6)))
-        self.start_hand(deal, order[self.players * size:], leader, dice)
+        """Deal the next hand from this game's own generator (:func:`boneyard.chance.deal_indices`, as
+        :class:`~boneyard.chance.Chance` deals), then open it."""
+        rules = self.rules
+        acceptable = None
+        if self._mode == BERGEN and double_must_lead(rules.options.lead_rule):
+            acceptable = self._dealt_double
+        deal = deal_indices(self.rng, len(self.t.tiles), self.hand_size, self.players, acceptable=acceptable,
+                            leader_by_lot=rules.leader_by_lot(self.hand_number + 1), dice=rules.uses_dice)
+        dice = deal.dice
+        self.start_hand(deal.hands, deal.stock, deal.leader, None if dice is None else (dice.flower, dice.scorpion))
 
-    def _needs_double(self) -> bool:
-        return self._mode == BERGEN and self.rules.options.lead_rule != "rotate_any_tile"
-
-    def _random_leader_needed(self) -> bool:
-        opts = self.rules.options
-        coming = self.hand_number + 1
-        if self._mode >= FLOWER:
-            return coming == 1  # the first caravan master (FS-3), the first designated leader (DBG-4)
-        rule = getattr(opts, "lead_rule", "winner_any")
-        if self._mode == BERGEN:
-            return coming == 1 and rule == "rotate_any_tile"
-        return line_chance_leads(coming, getattr(opts, "first_lead", "call_highest_double"), rule)
+    def _dealt_double(self, hands: list[list[int]]) -> bool:
+        """Whether a deal gives anyone a double (Bergen redeals one that does not, BRG-4)."""
+        return any(_mask(hand) & self._doubles for hand in hands)
 
     def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None,
                    dice: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
@@ -328,12 +325,10 @@ class FastGame:
         if self._mode >= BERGEN:
             self._open_family_hand(leader, dice)
             return
-        opts = self.rules.options
-        first = getattr(opts, "first_lead", "call_highest_double")
-        rule = getattr(opts, "lead_rule", "winner_any")
+        rule = getattr(self.rules.options, "lead_rule", "winner_any")
         number = self.hand_number
         lead_tile = -1
-        if line_chance_leads(number, first, rule):
+        if self.rules.leader_by_lot(number):
             seat = self._given(leader)
         else:
             chosen = line_leader(number, rule, self.players, self.last_leader, self.last_winner)
@@ -361,66 +356,65 @@ class FastGame:
     def _open_family_hand(self, leader: int | None, dice: tuple[Sequence[int], Sequence[int]] | None) -> None:
         """The lead of a Bergen or Flower & Scorpion hand (BRG-4; FS-3, FS-6) and F&S's dice tiles."""
         opts = self.rules.options
-        n = self.players
-        first = self.hand_number == 1
+        rotated = rotating_leader(self.last_leader if self.hand_number > 1 else None, self.players)
         lead_tile = -1
         if self._mode == DOUBLE:
-            self._set_double(self._given(leader) if first else (self.last_leader + 1) % n)
+            self._set_double(self._given(leader) if rotated is None else rotated)
             return
         if self._mode == FLOWER:
             assert dice is not None
             self.flower, self.scorpion = pair_index(*dice[0]), pair_index(*dice[1])
             self._dice = (self.t.halves[self.flower], self.t.halves[self.scorpion])
-            seat = self._given(leader) if first else (self.last_leader + 1) % n
-            if opts.lead_tile == "heaviest_double_in_hand":
-                doubles = self.hands[seat] & self._doubles
-                lead_tile = doubles.bit_length() - 1  # the heaviest double in his hand, if any
-        elif opts.lead_rule == "rotate_any_tile":
-            seat = self._given(leader) if first else (self.last_leader + 1) % n
+            seat = self._given(leader) if rotated is None else rotated
+            number = master_lead_double(opts.lead_tile, self._double_numbers(self.hands[seat]))
+            if number is not None:
+                lead_tile = pair_index(number, number)
+        elif not double_must_lead(opts.lead_rule):
+            seat = self._given(leader) if rotated is None else rotated
         else:
-            lowest = opts.lead_rule == "lowest_double"
-            seat = leader if leader is not None else 0
-            best = -1
-            for holder, hand in enumerate(self.hands):
-                doubles = hand & self._doubles
-                if not doubles:
-                    continue
-                tile = (doubles & -doubles).bit_length() - 1 if lowest else doubles.bit_length() - 1
-                if best < 0 or (tile < best if lowest else tile > best):
-                    best, seat = tile, holder
-            lead_tile = best  # none (-1) only in a deal the reference would redeal
+            lead = bergen_lead_double(opts.lead_rule, [self._double_numbers(hand) for hand in self.hands])
+            if lead is None:  # only in a deal the reference would redeal
+                seat = leader if leader is not None else 0
+            else:
+                seat, number = lead
+                lead_tile = pair_index(number, number)
         self.leader = self.turn = seat
         self.lead_tile = lead_tile
         self.in_hand = True
 
+    def _double_numbers(self, hand: int) -> list[int]:
+        """The numbers of the doubles in a hand (bit set)."""
+        high = self.t.high
+        return [high[tile] for tile in bits(hand & self._doubles)]
+
     def _set_double(self, designated: int) -> None:
-        """DBG-4: the designated leader, or the first player left of him holding a double, sets one
-        (any of his doubles); if nobody holds one they draw in turn, from the designated leader,
-        until a double turns up, which its drawer sets (these draws are set-up, not moves)."""
-        n = self.players
+        """DBG-4 (:func:`~boneyard.rules.double_bergen.double_setter`, then
+        :func:`~boneyard.rules.double_bergen.double_drawer`): the set-up draws are not moves."""
         hands = self.hands
+        doubles = self._doubles
         self.leader = designated
-        for step in range(n):
-            seat = (designated + step) % n
-            if hands[seat] & self._doubles:
-                self.turn = seat
-                self.lead_mask = hands[seat] & self._doubles
-                self.in_hand = True
-                return
-        seat = designated
+        seat = double_setter(designated, [bool(hand & doubles) for hand in hands])
+        if seat is not None:
+            self.turn = seat
+            self.lead_mask = hands[seat] & doubles
+            self.in_hand = True
+            return
         stock = self.stock
-        while len(stock) - self.stock_pos > self._reserve:
+        is_double = self.t.is_double
+        found = double_drawer(designated, self.players,
+                              [is_double[tile] for tile in stock[self.stock_pos:len(stock) - self._reserve]])
+        if found is None:
+            self.hand_number -= 1
+            raise SetupError("nobody holds a double and the boneyard has none left to draw: no double can be set")
+        draws, seat = found
+        tile = -1
+        for draw in range(draws):
             tile = stock[self.stock_pos]
             self.stock_pos += 1
-            hands[seat] |= 1 << tile
-            if self.t.is_double[tile]:
-                self.turn = seat
-                self.lead_mask = 1 << tile
-                self.in_hand = True
-                return
-            seat = (seat + 1) % n
-        self.hand_number -= 1
-        raise SetupError("nobody holds a double and the boneyard has none left to draw: no double can be set")
+            hands[(designated + draw) % self.players] |= 1 << tile
+        self.turn = seat
+        self.lead_mask = 1 << tile
+        self.in_hand = True
 
     @staticmethod
     def _given(leader: int | None) -> int:
@@ -440,20 +434,18 @@ class FastGame:
         self._end_saved = None
 
     def _call_lead(self) -> tuple[int, int]:
+        """The called lead (:func:`~boneyard.rules.base.called_leader`): the seat and its tile."""
         t = self.t
-        for number in range(t.top, -1, -1):
-            index = number * (number + 1) // 2 + number
-            for seat, hand in enumerate(self.hands):
-                if hand >> index & 1:
-                    return seat, index
-        best = (-1, -1)
-        found = (0, 0)
-        for seat, hand in enumerate(self.hands):
-            for tile in bits(hand):
-                key = (t.pips[tile], t.high[tile])
-                if key > best:
-                    best, found = key, (seat, tile)
-        return found
+        hands = self.hands
+        doubles = self._doubles
+        highest = [t.high[(hand & doubles).bit_length() - 1] if hand & doubles else -1 for hand in hands]
+        seat = called_leader(highest, lambda seat: max(((t.pips[i], t.high[i]) for i in bits(hands[seat])),
+                                                       default=(-1, -1)))
+        number = highest[seat]
+        if number >= 0:
+            return seat, pair_index(number, number)
+        # (an empty deal, as the expert's replay starts: seat 0 and tile 0, which the replay overrides)
+        return seat, max(bits(hands[seat]), key=lambda i: (t.pips[i], t.high[i]), default=0)
 
     # ------------------------------------------------------------------ moves
     @property

@@ -20,8 +20,8 @@ from boneyard.rules.base import (
     end_name,
     hand_pips,
     highest_over,
+    line_chance_leads,
     line_lead,
-    line_random_leader,
     lowest_seats,
     register,
     result,
@@ -135,8 +135,8 @@ class AllFives(Rules):
     def deal_size(self) -> int:
         return self.hand_size
 
-    def random_leader_needed(self, game: Game) -> bool:
-        return line_random_leader(game, self.options.first_lead, self.options.lead_rule)
+    def leader_by_lot(self, number: int) -> bool:
+        return line_chance_leads(number, self.options.first_lead, self.options.lead_rule)
 
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
         return line_lead(self, game, setup, self.options.first_lead, self.options.lead_rule, self.top)

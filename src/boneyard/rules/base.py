@@ -14,7 +14,7 @@ from boneyard.errors import BoneyardError, OptionError, VariantError
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import parse_options
 from boneyard.state import NONE, Game, HandResult, HandSetup, ScoreItem
-from boneyard.tiles import Tile, double_set, lightness
+from boneyard.tiles import Tile, double_set, heaviness, lightness
 
 VARIANTS: dict[str, type[Rules]] = {}
 _ALIASES: dict[str, str] = {}
@@ -97,7 +97,12 @@ class Rules:
         return True
 
     def random_leader_needed(self, game: Game) -> bool:
-        """Whether chance picks the coming hand's leader (recorded as ``leader``)."""
+        """Whether chance picks the coming hand's leader (recorded as ``leader``); chance asks before the
+        hand is logged, the setup check after."""
+        return self.leader_by_lot(len(game.log) + (0 if game.in_hand else 1))
+
+    def leader_by_lot(self, number: int) -> bool:
+        """Whether chance picks the leader of hand ``number`` (the rule both engines ask; override)."""
         return False
 
     def check_setup(self, game: Game, setup: HandSetup) -> None:
@@ -195,14 +200,29 @@ class Rules:
 
 # ---------------------------------------------------------------- shared helpers
 def call_lead(hands: Iterable[list[Tile]], top: int) -> tuple[int, Tile]:
-    """The call procedure (BLK-3, A5-3): N-N, then lower doubles, then the heaviest tile."""
-    holder: dict[Tile, int] = {tile: seat for seat, tiles in enumerate(hands) for tile in tiles}
-    for number in range(top, -1, -1):
-        tile = Tile(number, number)
-        if tile in holder:
-            return holder[tile], tile
-    heaviest = max(holder, key=lambda tile: (tile.pips, tile.high))
-    return holder[heaviest], heaviest
+    """The call procedure (BLK-3, A5-3) on a deal of tiles: the seat that leads and its lead tile."""
+    dealt = [list(tiles) for tiles in hands]
+    highest = [max((tile.high for tile in tiles if tile.is_double and tile.high <= top), default=-1)
+               for tiles in dealt]
+    seat = called_leader(highest, lambda seat: max(map(heaviness, dealt[seat]), default=(-1, -1)))
+    number = highest[seat]
+    if number >= 0:
+        return seat, next(tile for tile in dealt[seat] if tile.is_double and tile.high == number)
+    return seat, max(dealt[seat], key=heaviness)
+
+
+SeatKey = Callable[[int], tuple[int, int]]  #: a key per seat, asked for only where a rule needs it
+
+
+def called_leader(highest_doubles: Sequence[int], heaviest: SeatKey) -> int:
+    """Who leads a called hand (BLK-3, A5-3): the holder of the highest double (``highest_doubles``: each
+    seat's highest double number, -1 for none), N-N first; nobody holding one, the seat whose heaviest
+    tile (``heaviest(seat)``: its C2 key, pips then the higher half) is heaviest.  That seat leads the
+    double, or its heaviest tile."""
+    best = max(highest_doubles)
+    if best >= 0:
+        return highest_doubles.index(best)
+    return max(range(len(highest_doubles)), key=heaviest)
 
 
 # ---------------------------------------------------------------- hand-end decisions
@@ -316,10 +336,6 @@ def line_leader(number: int, lead_rule: str, players: int, previous_leader: int,
     if number > 1 and previous_winner is not None:
         return previous_winner
     return None
-
-
-def line_random_leader(game: Game, first_lead: str, lead_rule: str) -> bool:
-    return line_chance_leads(len(game.log) + (0 if game.in_hand else 1), first_lead, lead_rule)
 
 
 def sized_deal(deal_sizes: tuple[int, ...] | None, players: int, default: int, name: str) -> int:

@@ -21,6 +21,7 @@ from boneyard.layout import Placed
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
+    SetupError,
     hand_pips,
     highest_over,
     lowest_seats,
@@ -78,13 +79,43 @@ def previous_leader(game: Game) -> int | None:
     return game.log[-2].leader if len(game.log) >= 2 else None
 
 
-def coming_hand(game: Game) -> int:
-    """The number of the hand being set up (chance asks before the hand is logged)."""
-    return len(game.log) + (0 if game.in_hand else 1)
-
-
 def doubles_held(tiles: list[Tile]) -> list[Tile]:
     return [tile for tile in tiles if tile.is_double]
+
+
+# ---------------------------------------------------------------- leads (BRG-4; FS-3 and DBG-4 rotate the same way)
+# Who leads is decided here once, over plain numbers (the hand number, the previous leader, each seat's
+# double numbers), for the reference rules' open_hand and the fast engine alike.
+def first_leader_by_lot(number: int) -> bool:
+    """Whether chance picks the leader of hand ``number`` where the lead then rotates: the first only."""
+    return number == 1
+
+
+def rotating_leader(previous: int | None, players: int) -> int | None:
+    """The seat left of the previous hand's leader; ``None`` in the first hand (chance picked it)."""
+    return None if previous is None else (previous + 1) % players
+
+
+def double_must_lead(lead_rule: str) -> bool:
+    """Whether a double leads every Bergen hand (BRG-4), so that a deal without one is redealt."""
+    return lead_rule != "rotate_any_tile"
+
+
+def bergen_leader_by_lot(lead_rule: str, number: int) -> bool:
+    """Whether chance picks the leader of Bergen's hand ``number``: the first under ``rotate_any_tile``."""
+    return not double_must_lead(lead_rule) and first_leader_by_lot(number)
+
+
+def bergen_lead_double(lead_rule: str, doubles: Sequence[Sequence[int]]) -> tuple[int, int] | None:
+    """BRG-4: the seat holding the highest double (``lowest_double``: the lowest) and its number, from
+    each seat's double numbers; ``None``: nobody was dealt one (a deal the rules redeal)."""
+    lowest = lead_rule == "lowest_double"
+    best: tuple[int, int] | None = None
+    for seat, numbers in enumerate(doubles):
+        for number in numbers:
+            if best is None or (number < best[1] if lowest else number > best[1]):
+                best = (seat, number)
+    return best
 
 
 #: what a play scores for matching line ends (BRG-7; Flower & Scorpion's dual and plural, FS-9 a/b)
@@ -193,29 +224,30 @@ class Bergen(Rules):
 
     # ------------------------------------------------------------ lead (BRG-4)
     def acceptable_deal(self, deal: list[list[Tile]]) -> bool:
-        if self.options.lead_rule == "rotate_any_tile":
+        if not double_must_lead(self.options.lead_rule):
             return True
         return any(tile.is_double for tiles in deal for tile in tiles)
 
     def redeal_reason(self) -> str:
         return f"nobody was dealt a double, so {self.options.lead_rule} cannot lead: Bergen redeals (BRG-4)"
 
-    def random_leader_needed(self, game: Game) -> bool:
-        return self.options.lead_rule == "rotate_any_tile" and coming_hand(game) == 1
+    def leader_by_lot(self, number: int) -> bool:
+        return bergen_leader_by_lot(self.options.lead_rule, number)
 
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
         rule = self.options.lead_rule
-        if rule == "rotate_any_tile":
-            before = previous_leader(game)
-            if before is None:
+        if not double_must_lead(rule):
+            seat = rotating_leader(previous_leader(game), self.players)
+            if seat is None:
                 assert setup.leader is not None
                 return setup.leader, setup.leader, None
-            seat = self.check_leader(setup, (before + 1) % self.players)
+            seat = self.check_leader(setup, seat)
             return seat, seat, None
-        held = {tile: seat for seat, tiles in enumerate(setup.deal) for tile in tiles if tile.is_double}
-        pick = min if rule == "lowest_double" else max
-        double = pick(held, key=lambda tile: tile.high)
-        seat = self.check_leader(setup, held[double])
+        lead = bergen_lead_double(rule, [[tile.high for tile in doubles_held(tiles)] for tiles in setup.deal])
+        if lead is None:
+            raise SetupError(self.redeal_reason())
+        seat = self.check_leader(setup, lead[0])
+        double = next(tile for tile in setup.deal[seat] if tile.is_double and tile.high == lead[1])
         return seat, seat, frozenset({double})
 
     # ------------------------------------------------------------ play (BRG-5, BRG-7, BRG-8)

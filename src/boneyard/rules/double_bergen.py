@@ -28,15 +28,40 @@ from boneyard.rules.base import (
 )
 from boneyard.rules.bergen import (
     WinCheck,
-    coming_hand,
     configure_family,
     doubles_held,
+    first_leader_by_lot,
     previous_leader,
+    rotating_leader,
 )
 from boneyard.state import UNTIL_PLAYABLE, Game, HandResult, HandSetup, ScoreItem
 from boneyard.tiles import Tile, double_set
 
 SPINNER_PAIR = 2  #: what the spinner scores while one of its faces is free (DBG-7.1)
+
+
+def double_setter(designated: int, holds_double: Sequence[bool]) -> int | None:
+    """DBG-4: who sets the double, from whether each seat holds one: the designated leader or the first
+    player to his left holding a double; ``None``: nobody does (they draw for one: :func:`double_drawer`)."""
+    players = len(holds_double)
+    for step in range(players):
+        seat = (designated + step) % players
+        if holds_double[seat]:
+            return seat
+    return None
+
+
+def double_drawer(designated: int, players: int, drawn_doubles: Iterable[bool]) -> tuple[int, int] | None:
+    """DBG-4 when nobody holds a double: from the designated leader, the players draw in turn until a double
+    turns up, which its drawer sets.  ``drawn_doubles`` says of each tile the boneyard may give, in drawing
+    order, whether it is a double.  The number of draws and the seat that drew the double; ``None``: the
+    boneyard has none to give (no double can be set)."""
+    seat = designated
+    for draws, double in enumerate(drawn_doubles, 1):
+        if double:
+            return draws, seat
+        seat = (seat + 1) % players
+    return None
 
 
 def tip_points(tips: Iterable[tuple[int, int]], lone_double_scores: bool) -> int:
@@ -105,27 +130,29 @@ class DoubleBergen(Rules):
         return Layout(sides_first=self.options.spinner_sides_first)
 
     # ------------------------------------------------------------ setting the double (DBG-4)
-    def random_leader_needed(self, game: Game) -> bool:
-        return coming_hand(game) == 1
+    def leader_by_lot(self, number: int) -> bool:
+        return first_leader_by_lot(number)
 
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
-        before = previous_leader(game)
-        if before is None:
+        designated = rotating_leader(previous_leader(game), self.players)
+        if designated is None:
             assert setup.leader is not None
             designated = setup.leader
         else:
-            designated = self.check_leader(setup, (before + 1) % self.players)
-        for step in range(self.players):
-            seat = (designated + step) % self.players
-            doubles = doubles_held(game.hands[seat])
-            if doubles:
-                return designated, seat, frozenset(doubles)
-        seat = designated
-        while game.stock_left > self.reserve:
-            tile = game.setup_draw(seat)
-            if tile is not None and tile.is_double:
-                return designated, seat, frozenset({tile})
-            seat = (seat + 1) % self.players
+            designated = self.check_leader(setup, designated)
+        hands = game.hands
+        seat = double_setter(designated, [any(tile.is_double for tile in tiles) for tiles in hands])
+        if seat is not None:
+            return designated, seat, frozenset(doubles_held(hands[seat]))
+        drawable = game.stock[game.stock_pos:len(game.stock) - self.reserve]
+        found = double_drawer(designated, self.players, [tile.is_double for tile in drawable])
+        if found is not None:
+            draws, seat = found
+            tile = None
+            for draw in range(draws):
+                tile = game.setup_draw((designated + draw) % self.players)
+            assert tile is not None
+            return designated, seat, frozenset({tile})
         raise SetupError("nobody holds a double and the boneyard has none left to draw: no double can be set")
 
     # ------------------------------------------------------------ play (DBG-5, DBG-7)

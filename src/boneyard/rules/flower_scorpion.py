@@ -11,6 +11,7 @@ tile, the Scorpion tile, the lowest double) scores ``winner_bonus``; 20 points w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,16 +30,25 @@ from boneyard.rules.bergen import (
     SeatCount,
     WinCheck,
     check_deal_fits,
-    coming_hand,
     doubles_held,
     family_deal_size,
     family_result,
+    first_leader_by_lot,
     header_points,
     lowest_double_number,
     previous_leader,
+    rotating_leader,
 )
 from boneyard.state import UNTIL_PLAYABLE, Dice, Game, HandResult, HandSetup, ScoreItem
-from boneyard.tiles import Tile, heaviness
+from boneyard.tiles import Tile
+
+
+def master_lead_double(lead_tile: str, doubles: Sequence[int]) -> int | None:
+    """FS-6: the number of the double the caravan master must lead, from the numbers of his doubles (his
+    heaviest under ``heaviest_double_in_hand``); ``None``: he leads any tile."""
+    if lead_tile != "heaviest_double_in_hand" or not doubles:
+        return None
+    return max(doubles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +163,8 @@ class FlowerScorpion(Rules):
         return self.hand_size
 
     # ------------------------------------------------------------ set-up (FS-3, FS-4, FS-6)
-    def random_leader_needed(self, game: Game) -> bool:
-        return coming_hand(game) == 1
+    def leader_by_lot(self, number: int) -> bool:
+        return first_leader_by_lot(number)
 
     def check_setup(self, game: Game, setup: HandSetup) -> None:
         super().check_setup(game, setup)
@@ -168,17 +178,17 @@ class FlowerScorpion(Rules):
                 raise SetupError(f"dice {name} {pair!r}: expected two die faces 1-6")
 
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
-        before = previous_leader(game)
-        if before is None:
+        master = rotating_leader(previous_leader(game), self.players)
+        if master is None:
             assert setup.leader is not None
             master = setup.leader
         else:
-            master = self.check_leader(setup, (before + 1) % self.players)
+            master = self.check_leader(setup, master)
+        doubles = doubles_held(game.hands[master])
+        number = master_lead_double(self.options.lead_tile, [tile.high for tile in doubles])
         allowed = None
-        if self.options.lead_tile == "heaviest_double_in_hand":
-            doubles = doubles_held(game.hands[master])
-            if doubles:
-                allowed = frozenset({max(doubles, key=heaviness)})
+        if number is not None:
+            allowed = frozenset(tile for tile in doubles if tile.high == number)
         return master, master, allowed
 
     @staticmethod
