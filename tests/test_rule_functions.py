@@ -34,7 +34,14 @@ from boneyard.rules.flower_scorpion import (
     master_lead_double,
     play_scores,
 )
-from boneyard.rules.pip import directional_effect, pip_game_over, pip_hand_end, settle_doubles
+from boneyard.rules.pip import (
+    directional_effect,
+    pip_game_over,
+    pip_hand_end,
+    settle_doubles,
+    starter_drawer,
+    starter_holder,
+)
 from boneyard.tiles import A, D, R, S
 
 
@@ -212,6 +219,17 @@ def test_dbg_4_who_sets_the_double() -> None:
     # nobody holds one: from the designated seat 1 of 3, they draw in turn; the fourth draw (seat 1) is 3-3
     assert double_drawer(1, 3, [False, False, False, True, False]) == (4, 1)
     assert double_drawer(0, 2, [False, False]) is None  # the boneyard gives none
+
+
+def test_pip_6_who_places_the_starter() -> None:
+    # holds[c][seat]: c = 0 the round's double r-r, 1 W-W
+    assert starter_holder([[False, False, True], [True, False, False]]) == (2, 0)  # r-r before W-W
+    assert starter_holder([[False, False, False], [False, True, False]]) == (1, 1)  # no r-r dealt: W-W's holder
+    assert starter_holder([[False, False], [False, False]]) is None
+    # neither dealt: the scorekeeper (seat 0) and then clockwise draw; the fifth draw (seat 1 of 4) is a starter
+    assert starter_drawer(4, [False, False, False, False, True, True]) == (5, 0)
+    assert starter_drawer(3, [False, False, False, False, True]) == (5, 1)
+    assert starter_drawer(2, [False, False]) is None  # the stock holds neither
 
 
 def test_deal_indices_redeals_until_acceptable_and_draws_the_leader_and_dice() -> None:

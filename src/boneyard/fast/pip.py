@@ -28,6 +28,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from boneyard.chance import deal_indices
 from boneyard.errors import IllegalMoveError
 from boneyard.fast.engine import FastGame, bits
 from boneyard.moves import Kind, Move
@@ -42,10 +43,13 @@ from boneyard.rules.pip import (
     pip_value,
     round_starter,
     settle_doubles,
+    starter_drawer,
+    starter_holder,
 )
 from boneyard.tiles import LETTERS, MAX_PIPS, Tile, W, pip_set
 
 PIP_TILES: Final = pip_set()
+PIP_INDICES: Final = tuple(tile.index for tile in PIP_TILES)  #: the set's tiles in its order, as Chance deals them
 SPAN: Final = max(tile.index for tile in PIP_TILES) + 1  #: tile indices run below this (with gaps)
 TARGETS: Final = len(PIP_TILES) + 1  #: table positions an action can name: 0 (the lead) to 70
 HUB_FACES: Final = 4
@@ -132,12 +136,10 @@ class FastPip(FastGame):
 
     # ------------------------------------------------------------------ hands
     def next_hand(self) -> None:
-        """Shuffle and deal the next round from this game's own generator, then open it."""
-        order = [tile.index for tile in PIP_TILES]
-        self.rng.shuffle(order)
-        size = self.hand_size
-        deal = [order[seat * size:(seat + 1) * size] for seat in range(self.players)]
-        self.start_hand(deal, order[self.players * size:])
+        """Deal the next round from this game's own generator (:func:`boneyard.chance.deal_indices`, as
+        :class:`~boneyard.chance.Chance` deals), then open it."""
+        deal = deal_indices(self.rng, len(PIP_INDICES), self.hand_size, self.players, indices=PIP_INDICES)
+        self.start_hand(deal.hands, deal.stock)
 
     def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None,
                    dice: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
@@ -147,22 +149,23 @@ class FastPip(FastGame):
         self._begin_hand(deal, stock)
         hands = self.hands
         starters = (round_starter(self.hand_number).index, WILD_DOUBLE)  # r-r before W-W
-        for tile in starters:
-            for seat, hand in enumerate(hands):
-                if hand >> tile & 1:
-                    self._open(seat, tile)
-                    return
-        seat = SCOREKEEPER
-        while self.stock_pos < len(self.stock):
-            tile = self.stock[self.stock_pos]
+        held = starter_holder([[bool(hand >> tile & 1) for hand in hands] for tile in starters])
+        if held is not None:
+            seat, candidate = held
+            self._open(seat, starters[candidate])
+            return
+        stock = self.stock
+        found = starter_drawer(self.players, [tile in starters for tile in stock[self.stock_pos:]])
+        if found is None:  # pragma: no cover - the set holds both
+            self.hand_number -= 1
+            raise SetupError("neither the round's double nor W-W is in the deal or the stock")
+        draws, seat = found
+        tile = -1
+        for draw in range(draws):
+            tile = stock[self.stock_pos]
             self.stock_pos += 1
-            hands[seat] |= 1 << tile
-            if tile in starters:
-                self._open(seat, tile)
-                return
-            seat = (seat + 1) % self.players
-        self.hand_number -= 1
-        raise SetupError("neither the round's double nor W-W is in the deal or the stock")  # pragma: no cover
+            hands[(SCOREKEEPER + draw) % self.players] |= 1 << tile
+        self._open(seat, tile)
 
     def _open(self, seat: int, tile: int) -> None:
         self.leader = self.turn = seat

@@ -19,7 +19,7 @@ by the deal and the stock, never by chance.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -121,6 +121,30 @@ def round_starter(number: int) -> Tile:
     return Tile(number, number)
 
 
+def starter_holder(holds: Sequence[Sequence[bool]]) -> tuple[int, int] | None:
+    """PIP-6: who places the starter, from ``holds[c][seat]`` (whether ``seat`` was dealt candidate
+    ``c``: 0 the round's double r-r, 1 W-W): the holder of r-r, else the holder of W-W, as
+    ``(seat, c)``; ``None``: neither was dealt (they draw for one: :func:`starter_drawer`)."""
+    for candidate, held in enumerate(holds):
+        for seat, has in enumerate(held):
+            if has:
+                return seat, candidate
+    return None
+
+
+def starter_drawer(players: int, drawn_starters: Iterable[bool]) -> tuple[int, int] | None:
+    """PIP-6 when neither r-r nor W-W was dealt: the scorekeeper and then each player clockwise draw
+    until one turns up, which its drawer places.  ``drawn_starters`` says of each stock tile, in drawing
+    order, whether it is r-r or W-W.  The number of draws and the seat that drew the starter;
+    ``None``: the stock holds neither."""
+    seat = SCOREKEEPER
+    for draws, starter in enumerate(drawn_starters, 1):
+        if starter:
+            return draws, seat
+        seat = (seat + 1) % players
+    return None
+
+
 @register
 class Pip(Rules):
     """PIP: nine rounds with the 70-tile set; lowest total wins."""
@@ -158,20 +182,22 @@ class Pip(Rules):
 
     # ------------------------------------------------------------ setting the starter (PIP-3..7)
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
-        starter = round_starter(game.hand.number)
-        wild = Tile(W, W)
-        for candidate in (starter, wild):  # r-r has priority over W-W (PIP-6)
-            for seat, tiles in enumerate(game.hands):
-                if candidate in tiles:
-                    self.check_leader(setup, seat)
-                    return seat, seat, frozenset({candidate})
-        seat = SCOREKEEPER
-        while (tile := game.setup_draw(seat)) is not None:
-            if tile in (starter, wild):
-                self.check_leader(setup, seat)
-                return seat, seat, frozenset({tile})
-            seat = (seat + 1) % self.players
-        raise SetupError(f"neither {starter} nor {wild} is in the deal or the stock")  # pragma: no cover
+        starters = (round_starter(game.hand.number), Tile(W, W))  # r-r has priority over W-W (PIP-6)
+        held = starter_holder([[starter in tiles for tiles in game.hands] for starter in starters])
+        if held is not None:
+            seat, candidate = held
+            self.check_leader(setup, seat)
+            return seat, seat, frozenset({starters[candidate]})
+        found = starter_drawer(self.players, [tile in starters for tile in game.stock[game.stock_pos:]])
+        if found is None:  # pragma: no cover - the set holds both
+            raise SetupError(f"neither {starters[0]} nor {starters[1]} is in the deal or the stock")
+        draws, seat = found
+        tile = None
+        for draw in range(draws):
+            tile = game.setup_draw((SCOREKEEPER + draw) % self.players)
+        assert tile is not None
+        self.check_leader(setup, seat)
+        return seat, seat, frozenset({tile})
 
     # ------------------------------------------------------------ play
     def lead_value(self, game: Game, tile: Tile) -> int | None:
