@@ -407,14 +407,21 @@ class FastGame:
             self.hand_number -= 1
             raise SetupError("nobody holds a double and the boneyard has none left to draw: no double can be set")
         draws, seat = found
+        tile = self._setup_draws(designated, draws)
+        self.turn = seat
+        self.lead_mask = 1 << tile
+        self.in_hand = True
+
+    def _setup_draws(self, first: int, draws: int) -> int:
+        """``draws`` set-up draws (not moves) in turn from seat ``first``; the last tile drawn."""
+        stock = self.stock
+        hands = self.hands
         tile = -1
         for draw in range(draws):
             tile = stock[self.stock_pos]
             self.stock_pos += 1
-            hands[(designated + draw) % self.players] |= 1 << tile
-        self.turn = seat
-        self.lead_mask = 1 << tile
-        self.in_hand = True
+            hands[(first + draw) % self.players] |= 1 << tile
+        return tile
 
     @staticmethod
     def _given(leader: int | None) -> int:

@@ -160,12 +160,7 @@ class FastPip(FastGame):
             self.hand_number -= 1
             raise SetupError("neither the round's double nor W-W is in the deal or the stock")
         draws, seat = found
-        tile = -1
-        for draw in range(draws):
-            tile = stock[self.stock_pos]
-            self.stock_pos += 1
-            hands[(SCOREKEEPER + draw) % self.players] |= 1 << tile
-        self._open(seat, tile)
+        self._open(seat, self._setup_draws(SCOREKEEPER, draws))
 
     def _open(self, seat: int, tile: int) -> None:
         self.leader = self.turn = seat

@@ -362,3 +362,15 @@ def standard_deal_size(top: int, players: int, small: int) -> int:
 def set_player_range(top: int, high: int = 4, low: int = 2) -> tuple[int, int]:
     """Player counts with a double-``top`` set: the variant's own for double-six, else C13's."""
     return (low, {9: 8, 12: 10}.get(top, high))
+
+
+def draw_in_turn(first: int, players: int, wanted: Iterable[bool]) -> tuple[int, int] | None:
+    """Players draw in turn from seat ``first`` until a wanted tile turns up (DBG-4's double, PIP-6's
+    starter).  ``wanted`` says of each tile the stock may give, in drawing order, whether it is one.  The
+    number of draws and the seat that drew it; ``None``: the stock gives none."""
+    seat = first
+    for draws, hit in enumerate(wanted, 1):
+        if hit:
+            return draws, seat
+        seat = (seat + 1) % players
+    return None

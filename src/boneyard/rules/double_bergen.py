@@ -20,6 +20,7 @@ from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
     Rules,
     SetupError,
+    draw_in_turn,
     hand_pips,
     highest_over,
     named_result,
@@ -56,12 +57,7 @@ def double_drawer(designated: int, players: int, drawn_doubles: Iterable[bool]) 
     turns up, which its drawer sets.  ``drawn_doubles`` says of each tile the boneyard may give, in drawing
     order, whether it is a double.  The number of draws and the seat that drew the double; ``None``: the
     boneyard has none to give (no double can be set)."""
-    seat = designated
-    for draws, double in enumerate(drawn_doubles, 1):
-        if double:
-            return draws, seat
-        seat = (seat + 1) % players
-    return None
+    return draw_in_turn(designated, players, drawn_doubles)
 
 
 def tip_points(tips: Iterable[tuple[int, int]], lone_double_scores: bool) -> int:

@@ -26,7 +26,7 @@ from typing import Final, Literal
 from boneyard.errors import OptionError
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import option
-from boneyard.rules.base import Rules, SetupError, hand_pips, lowest_seats, register, result
+from boneyard.rules.base import Rules, SetupError, draw_in_turn, hand_pips, lowest_seats, register, result
 from boneyard.state import ONE_THEN_PASS, Game, HandResult, HandSetup, ScoreItem
 from boneyard.tiles import A, R, S, Tile, W, pip_set
 
@@ -137,12 +137,7 @@ def starter_drawer(players: int, drawn_starters: Iterable[bool]) -> tuple[int, i
     until one turns up, which its drawer places.  ``drawn_starters`` says of each stock tile, in drawing
     order, whether it is r-r or W-W.  The number of draws and the seat that drew the starter;
     ``None``: the stock holds neither."""
-    seat = SCOREKEEPER
-    for draws, starter in enumerate(drawn_starters, 1):
-        if starter:
-            return draws, seat
-        seat = (seat + 1) % players
-    return None
+    return draw_in_turn(SCOREKEEPER, players, drawn_starters)
 
 
 @register
