@@ -83,7 +83,8 @@ CONFIGS: list[tuple[str, int, dict[str, object]]] = [
     ("pip", 2, {"two_player_reverse_skips": True, "directional_value": 25, "letter_end": "open_wild"}),
     ("pip", 3, {"draw_tile_skips": True, "nested_double": "forbid"}),
 ]
-KERNEL_VARIANTS = ("block", "draw", "all-fives")  #: the compiled kernel plays no other variant
+#: the compiled kernel plays every line game (not PIP)
+KERNEL_VARIANTS = ("block", "draw", "all-fives", "bergen", "flower-scorpion", "double-bergen")
 
 GAMES = int(os.environ.get("BONEYARD_FAST_GAMES", "6"))
 
@@ -286,7 +287,7 @@ def test_every_variant_and_option_runs_fast_and_unknown_variants_are_refused() -
     with pytest.raises(VariantError, match="kernel does not play"):
         FastGame("draw", 2, options={"end_on_dead_layout": True}).kernel_config()
     with pytest.raises(VariantError, match="kernel does not play"):
-        FastGame("bergen", 2, seed=1).kernel_config()
+        FastGame("bergen", 2, options={"set": 12}, seed=1).kernel_config()
 
 
 def test_own_deals_of_bergen_and_flower_scorpion() -> None:
@@ -320,7 +321,7 @@ def test_from_move_rejects_a_move_with_no_open_end() -> None:
         fast.from_move(Move.parse("6-0@5"))
 
 
-#: the kernel plays up to double-nine, and not Bergen or F&S
+#: the kernel plays the line games up to double-nine
 KERNEL_CONFIGS = [c for c in CONFIGS
                   if c[2].get("set", 6) != 12 and c[0] in KERNEL_VARIANTS and not c[2].get("end_on_dead_layout")]
 
@@ -345,7 +346,8 @@ def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, 
             continue
         streams = [SplitMix(rng.getrandbits(64)) for _ in range(players)]
         end, seat, _turn, placed, stock_pos, hands, scores, moves, states, trace = compiled.rollout(
-            fast.kernel_config(), fast.kernel_state(), [stream.state for stream in streams], True)
+            fast.kernel_config(), fast.kernel_state(), [stream.state for stream in streams], True,
+            fast.kernel_tables())
         assert trace is not None and len(trace) == moves
         for count, action in trace:
             legal = fast.legal_actions()
@@ -377,8 +379,8 @@ def test_kernel_rejects_a_malformed_state() -> None:
     if compiled is None:
         pytest.skip("the compiled kernel is not built")
     fast = FastGame("block", 2, seed=1)
-    with pytest.raises(ValueError, match="state needs 19 items"):
-        compiled.rollout(fast.kernel_config(), (), [1, 2], False)
+    with pytest.raises(ValueError, match="state needs 21 items"):
+        compiled.rollout(fast.kernel_config(), (), [1, 2], False, None)
 
 
 @pytest.mark.parametrize(("variant", "options"), [("double-bergen", {}), ("bergen", {"cover_lead_double_first": True}),

@@ -7,6 +7,11 @@
  * kernel playout on the Python engine action by action.  Sets of up to 64 tiles (double-six,
  * double-nine); boneyard.fast falls back to Python for larger sets or when this is not built.
  *
+ * Block, Draw and All Fives score (or not) as below.  Bergen, Flower & Scorpion and Double Bergen
+ * score by the rule functions of boneyard.rules, never copied here: the kernel only looks points up
+ * in tables that Python fills from those functions (FastGame.kernel_tables), and an entry not filled
+ * yet is asked of Python once (a callback) and kept.  See "Scoring by table" below.
+ *
  * The random player (boneyard.players.base.RandomPlayer) puts the legal actions in the choice
  * order (FastGame.choice_order: placements by tile, then the tip tile they join, then the number;
  * draw and pass last) and, when there is more than one, takes the one at SplitMix.below(n) of
@@ -20,6 +25,19 @@
 #define MAXP 10
 #define MAXARMS 32
 #define MAXTILES 64
+#define MISS INT32_MIN  /* a table entry not filled yet */
+#define ADJ_POINTS 32   /* the adjustment table: points -32..31 ... */
+#define ADJ_SCORES 512  /* ... by scores -512..511; anything else is asked of Python every time */
+
+enum { PLAIN, FIVES, BERGEN, FLOWER, DOUBLE };  /* boneyard.fast.engine's modes */
+
+/* a points table: int32 entries (MISS: not known yet) and the Python function that gives an entry */
+typedef struct {
+    Py_buffer view;
+    int32_t *data;
+    Py_ssize_t size;
+    PyObject *fn;
+} Table;
 
 typedef struct {
     int players, arms, spinner_mode, can_draw, reserve, voluntary, scoring, unit, immediate, partners, target, top;
@@ -33,6 +51,10 @@ typedef struct {
     long scores[MAXP];
     int in_hand, end, end_seat;
     uint64_t streams[MAXP];
+    int mode, cover_any, cover_double, spinner_covered, spinner_pair, cover;
+    uint64_t lead_mask;
+    Table play, adjust;  /* the play's points by line ends (and tile) or arm tips; the score's adjustment */
+    int error;           /* a table's Python function raised: the playout stops, the error propagates */
 } St;
 
 static inline uint64_t next_random(uint64_t *s) {  /* splitmix64 */
@@ -52,13 +74,14 @@ static int legal(const St *g, int *out) {
     uint64_t hand = g->hands[g->turn];
     if (!g->placed) {
         if (g->lead_tile >= 0) { out[0] = g->lead_tile * g->arms; return 1; }
+        if (g->lead_mask) hand &= g->lead_mask;
         while (hand) { int t = __builtin_ctzll(hand); out[n++] = t * g->arms; hand &= hand - 1; }
         return n;
     }
-    int previous = -1;
+    int previous = -1, cover = g->placed < g->cover;  /* while the lead is to be covered, only it takes tiles */
     for (int arm = 0; arm < g->narms; arm++) {
         int v = g->value[arm];
-        if (v < 0) { previous = -1; continue; }
+        if (v < 0 || (cover && g->owner[arm] != 1)) { previous = -1; continue; }
         if (g->owner[arm] == previous && g->value[arm - 1] == v) continue;
         previous = g->owner[arm];
         uint64_t fits = hand & g->suit[v];
@@ -110,6 +133,59 @@ static int game_over(const St *g) {
     return g->partners && leaders == 2 && second - first == 2;
 }
 
+/* ---------------------------------------------------------------- Scoring by table
+ * Bergen and Flower & Scorpion: a play scores by the two line ends after it (number v and exposed
+ * halves k of each; F&S also by the tile played), then the score change is adjusted by the scorer's
+ * score (Bergen's approach cap, F&S's floor).  Double Bergen: by the multiset of arm tips (arms not
+ * on the spinner), plus the spinner's pair while it is not covered.  The keys:
+ *   ends:  ((v0 * 3 + k0) * (top + 1) + v1) * 3 + k1, times the number of tiles plus the tile (F&S)
+ *   tips:  the tips' codes 3 * v + k in ascending order, padded with 3 * (top + 1), in base 3 * (top + 1) + 1
+ *   adjustment: (points + ADJ_POINTS) * 2 * ADJ_SCORES + score + ADJ_SCORES
+ * FastGame.kernel_tables decodes them the same way. */
+static long ask(St *g, PyObject *fn, long a, long b, int two) {
+    PyObject *r = two ? PyObject_CallFunction(fn, "ll", a, b) : PyObject_CallFunction(fn, "l", a);
+    if (!r) { g->error = 1; return 0; }
+    long v = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (v == -1 && PyErr_Occurred()) { g->error = 1; return 0; }
+    if (v <= MISS || v > INT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a table entry out of range"); g->error = 1; return 0; }
+    return v;
+}
+
+static long look_up(St *g, Table *t, long key, long a, long b, int two) {
+    if (key >= 0 && key < t->size) {
+        int32_t v = t->data[key];
+        if (v != MISS) return v;
+        long asked = ask(g, t->fn, a, b, two);
+        if (!g->error) t->data[key] = (int32_t)asked;
+        return asked;
+    }
+    return ask(g, t->fn, a, b, two);
+}
+
+static long family_points(St *g, int seat, int tile) {
+    long points;
+    if (g->mode == DOUBLE) {
+        int base = 3 * (g->top + 1), codes[4] = {base, base, base, base}, n = 0;
+        for (int arm = 0; arm < g->narms && n < 4; arm++) {
+            if (g->owner[arm] == 1) continue;
+            int code = 3 * g->value[arm] + g->weight[arm], j = n++;
+            for (; j > 0 && codes[j - 1] > code; j--) codes[j] = codes[j - 1];
+            codes[j] = code;
+        }
+        long key = ((codes[0] * (long)(base + 1) + codes[1]) * (base + 1) + codes[2]) * (base + 1) + codes[3];
+        points = look_up(g, &g->play, key, key, 0, 0);
+        return g->placed < g->spinner_covered ? points + g->spinner_pair : points;
+    }
+    long key = ((g->value[0] * 3 + g->weight[0]) * (g->top + 1) + g->value[1]) * 3 + g->weight[1];
+    if (g->mode == FLOWER) key = key * g->ntiles + tile;
+    points = look_up(g, &g->play, key, key, 0, 0);
+    if (g->error || !g->adjust.fn) return points;
+    long score = g->scores[seat], slot = (points + ADJ_POINTS) * 2 * ADJ_SCORES + score + ADJ_SCORES;
+    if (points < -ADJ_POINTS || points >= ADJ_POINTS || score < -ADJ_SCORES || score >= ADJ_SCORES) slot = -1;
+    return look_up(g, &g->adjust, slot, points, score, 1);
+}
+
 static void apply(St *g, int action) {
     int seat = g->turn;
     if (action >= g->draw) {
@@ -138,6 +214,7 @@ static void apply(St *g, int action) {
         g->lead_spinner = dbl && g->spinner_mode != 0;
         g->spinners += g->lead_spinner;
         g->lead_double = dbl;
+        g->cover = g->cover_any ? g->cover_any : (dbl ? g->cover_double : 0);
         g->narms = 2;
         g->lead_sides = 0;
         g->lead_tile = -1;
@@ -162,8 +239,12 @@ static void apply(St *g, int action) {
         g->spin[arm] = new_spin;
     }
     g->passes = g->drawn = 0;
-    int points = 0;
-    if (g->scoring) {
+    long points = 0;
+    if (g->mode >= BERGEN) {
+        points = family_points(g, seat, tile);
+        if (g->error) return;
+        g->scores[seat] += points;
+    } else if (g->scoring) {
         int total = 0;
         for (int i = 0; i < g->narms; i++) if (g->value[i] >= 0) total += g->value[i] * g->weight[i];
         g->count = total;
@@ -189,27 +270,59 @@ static int int_list(PyObject *seq, int *out, int max, const char *what) {
     return (int)n;
 }
 
-/* rollout(config, state, streams, trace) -> (end, end_seat, turn, placed, stock_pos, hands, scores, moves, streams,
- *                                           trace)
- * config: (players, arms, spinner_mode, can_draw, reserve, voluntary, scoring, unit, immediate, partners, target, top)
+static int get_table(Table *t, PyObject *array, PyObject *fn, const char *what) {
+    if (array == Py_None) return 0;
+    if (!PyCallable_Check(fn)) { PyErr_Format(PyExc_TypeError, "tables: %s needs a function", what); return -1; }
+    if (PyObject_GetBuffer(array, &t->view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (t->view.itemsize != 4 || !t->view.format || strcmp(t->view.format, "i") != 0) {
+        PyBuffer_Release(&t->view);
+        PyErr_Format(PyExc_TypeError, "tables: %s must be an array('i')", what);
+        return -1;
+    }
+    t->data = (int32_t *)t->view.buf;
+    t->size = t->view.len / 4;
+    t->fn = fn;
+    return 0;
+}
+
+static void release_tables(St *g) {
+    if (g->play.fn) PyBuffer_Release(&g->play.view);
+    if (g->adjust.fn) PyBuffer_Release(&g->adjust.view);
+    g->play.fn = g->adjust.fn = NULL;
+}
+
+static PyObject *play_hand(const St *start, int want_trace);
+
+/* rollout(config, state, streams, trace, tables) -> (end, end_seat, turn, placed, stock_pos, hands, scores, moves,
+ *                                                   streams, trace)
+ * config: (players, arms, spinner_mode, can_draw, reserve, voluntary, scoring, unit, immediate, partners, target, top,
+ *          mode, cover_any, cover_double, spinner_covered, spinner_pair)
  * state: (hands, stock, stock_pos, turn, passes, drawn, placed, lead_tile, narms, lead_sides, lead_spinner,
- *         lead_double, spinners, count, value, weight, owner, spin, scores)
+ *         lead_double, spinners, count, value, weight, owner, spin, scores, cover, lead_mask)
  * streams: each seat's splitmix64 state; the result holds them as the hand left them.
- * trace: when true, the last item is a list of (legal action count, action) pairs; otherwise None. */
+ * trace: when true, the last item is a list of (legal action count, action) pairs; otherwise None.
+ * tables: None (Block, Draw, All Fives) or (play, play_fn, adjust, adjust_fn): array('i') tables and the
+ *         functions that fill a missing entry, play_fn(key) and adjust_fn(points, score); adjust None: no
+ *         adjustment.  Filled entries stay in the arrays for the next call (see "Scoring by table"). */
 static PyObject *rollout(PyObject *self, PyObject *args) {
-    PyObject *config, *state, *streams;
+    PyObject *config, *state, *streams, *tables;
     int want_trace;
-    if (!PyArg_ParseTuple(args, "O!O!O!p", &PyTuple_Type, &config, &PyTuple_Type, &state, &PyList_Type, &streams,
-                          &want_trace)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!O!pO", &PyTuple_Type, &config, &PyTuple_Type, &state, &PyList_Type, &streams,
+                          &want_trace, &tables)) return NULL;
     St g;
     memset(&g, 0, sizeof g);
-    int cfg[12];
-    if (int_list(config, cfg, 12, "config") != 12) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "config needs 12 items"); return NULL; }
+    int cfg[17];
+    if (int_list(config, cfg, 17, "config") != 17) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "config needs 17 items"); return NULL; }
     g.players = cfg[0]; g.arms = cfg[1]; g.spinner_mode = cfg[2]; g.can_draw = cfg[3]; g.reserve = cfg[4];
     g.voluntary = cfg[5]; g.scoring = cfg[6]; g.unit = cfg[7]; g.immediate = cfg[8]; g.partners = cfg[9];
-    g.target = cfg[10]; g.top = cfg[11];
+    g.target = cfg[10]; g.top = cfg[11]; g.mode = cfg[12]; g.cover_any = cfg[13]; g.cover_double = cfg[14];
+    g.spinner_covered = cfg[15]; g.spinner_pair = cfg[16];
     if (g.players < 2 || g.players > MAXP || g.top < 0 || g.top > 9 || g.arms < 2 || g.arms > MAXARMS || g.unit < 1) {
         PyErr_SetString(PyExc_ValueError, "the kernel plays 2-10 players on sets up to double-nine");
+        return NULL;
+    }
+    if (g.mode < PLAIN || g.mode > DOUBLE || (g.mode == DOUBLE && g.arms != 4) || (g.mode >= BERGEN && g.mode < DOUBLE && g.arms != 2)) {
+        PyErr_SetString(PyExc_ValueError, "config: unknown scoring mode, or arms that do not fit it");
         return NULL;
     }
     g.ntiles = (g.top + 1) * (g.top + 2) / 2;
@@ -220,7 +333,7 @@ static PyObject *rollout(PyObject *self, PyObject *args) {
             g.high[t] = a; g.low[t] = b; g.dbl[t] = a == b;
             g.suit[a] |= 1ULL << t; g.suit[b] |= 1ULL << t;
         }
-    if (PyTuple_GET_SIZE(state) != 19) { PyErr_SetString(PyExc_ValueError, "state needs 19 items"); return NULL; }
+    if (PyTuple_GET_SIZE(state) != 21) { PyErr_SetString(PyExc_ValueError, "state needs 21 items"); return NULL; }
     PyObject *hands = PyTuple_GET_ITEM(state, 0);
     if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != g.players) { PyErr_SetString(PyExc_ValueError, "hands: one int per seat"); return NULL; }
     for (int s = 0; s < g.players; s++) {
@@ -248,17 +361,41 @@ static PyObject *rollout(PyObject *self, PyObject *args) {
     int sc[MAXP];
     if (int_list(PyTuple_GET_ITEM(state, 18), sc, MAXP, "scores") != g.players) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scores: one per seat"); return NULL; }
     for (int s = 0; s < g.players; s++) g.scores[s] = sc[s];
+    long cover = PyLong_AsLong(PyTuple_GET_ITEM(state, 19));
+    if (cover == -1 && PyErr_Occurred()) return NULL;
+    g.cover = (int)cover;
+    g.lead_mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(state, 20));
+    if (PyErr_Occurred()) return NULL;
     if (PyList_GET_SIZE(streams) != g.players) { PyErr_SetString(PyExc_ValueError, "streams: one per seat"); return NULL; }
     for (int s = 0; s < g.players; s++) {
         g.streams[s] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(streams, s));
         if (PyErr_Occurred()) return NULL;
     }
+    if (g.mode >= BERGEN) {
+        if (!PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 4 || PyTuple_GET_ITEM(tables, 0) == Py_None) {
+            PyErr_SetString(PyExc_ValueError, "tables: (play, play_fn, adjust, adjust_fn) for this scoring mode");
+            return NULL;
+        }
+        if (get_table(&g.play, PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1), "play") < 0) return NULL;
+        if (get_table(&g.adjust, PyTuple_GET_ITEM(tables, 2), PyTuple_GET_ITEM(tables, 3), "adjust") < 0) {
+            release_tables(&g);
+            return NULL;
+        }
+    }
+    PyObject *result = play_hand(&g, want_trace);
+    release_tables(&g);
+    return result;
+}
+
+/* plays the hand from ``start`` (a copy: the tables' buffers stay with the caller, who releases them) */
+static PyObject *play_hand(const St *start, int want_trace) {
+    St g = *start;
     g.in_hand = 1;
     PyObject *trace = NULL;
     if (want_trace && !(trace = PyList_New(0))) return NULL;
     int actions[MAXTILES * 2 + 2];
     long moves = 0;
-    while (g.in_hand) {
+    while (g.in_hand && !g.error) {
         int n = legal(&g, actions);
         int action = actions[0];
         if (n > 1) { choice_order(&g, actions, n); action = actions[below(&g.streams[g.turn], n)]; }
@@ -270,6 +407,7 @@ static PyObject *rollout(PyObject *self, PyObject *args) {
         apply(&g, action);
         moves++;
     }
+    if (g.error) { Py_XDECREF(trace); return NULL; }
     PyObject *out_hands = PyList_New(g.players), *out_scores = PyList_New(g.players);
     PyObject *out_streams = PyList_New(g.players);
     if (!out_hands || !out_scores || !out_streams) {

@@ -1,7 +1,8 @@
 """Type stub of the optional compiled kernel (src/boneyard/fast/_kernel.c)."""
 
 def rollout(
-    config: tuple[int, ...], state: tuple[object, ...], streams: list[int], trace: bool, /
+    config: tuple[int, ...], state: tuple[object, ...], streams: list[int], trace: bool,
+    tables: tuple[object, object, object, object] | None, /
 ) -> tuple[int, int | None, int, int, int, list[int], list[int], int, list[int], list[tuple[int, int]] | None]: ...
 
 def deal(

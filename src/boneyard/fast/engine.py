@@ -29,7 +29,8 @@ engine does not implement raise :class:`~boneyard.errors.OptionError` (see :func
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from array import array
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -80,8 +81,15 @@ PLAIN, FIVES, BERGEN, FLOWER, DOUBLE = 0, 1, 2, 3, 4
 _MODES = {"all-fives": FIVES, "bergen": BERGEN, "flower-scorpion": FLOWER, "double-bergen": DOUBLE}
 #: Double Bergen: the lead spinner and its four faces come before any arm grows (DBG-5)
 _SPINNER_COVERED = 5
-#: the compiled kernel plays the variants without in-hand scoring and All Fives
-_KERNEL_MODES = (PLAIN, FIVES)
+#: Bergen's ``cover_lead_double_first``: the lead double and a tile on each of its sides come first
+_LEAD_DOUBLE_COVERED = 3
+#: the compiled kernel plays every scoring mode (Bergen's family by tables, see :meth:`FastGame.kernel_tables`)
+_KERNEL_MODES = (PLAIN, FIVES, BERGEN, FLOWER, DOUBLE)
+#: the kernel's score adjustment table: points -32..31 by scores -512..511 (``ADJ_POINTS``, ``ADJ_SCORES``)
+_ADJ_POINTS, _ADJ_SCORES = 32, 512
+_MISS = -(1 << 31)  #: a kernel table entry not filled yet
+#: the kernel's points tables, filled as playouts reach their entries: by rules (and dice), see kernel_tables
+_KERNEL_TABLES: dict[tuple[object, ...], array[int]] = {}
 
 _SPINNER_MODES = {"none": 0, "first_double": 1, "all_doubles": 2}
 _ENDS = ("domino", "blocked", "unfinished")
@@ -599,7 +607,7 @@ class FastGame:
             if self._mode == DOUBLE:
                 self._cover = _SPINNER_COVERED
             elif double and self._mode == BERGEN and self.rules.options.cover_lead_double_first:
-                self._cover = 3  # the lead and a tile on each of its sides
+                self._cover = _LEAD_DOUBLE_COVERED  # the lead and a tile on each of its sides
             else:
                 self._cover = 0
             owner[0] = owner[1] = 1
@@ -693,17 +701,26 @@ class FastGame:
 
     def _ends_points(self, seat: int, tile: int, v0: int, k0: int, v1: int, k1: int) -> int:
         """Bergen's or Flower & Scorpion's points for ``seat``'s play of ``tile`` leaving the line ends
-        ``v0``/``v1`` with ``k0``/``k1`` exposed halves."""
+        ``v0``/``v1`` with ``k0``/``k1`` exposed halves: :meth:`_play_points`, then :meth:`_adjusted`."""
+        if self._mode == BERGEN and v0 != v1:
+            return 0  # most plays: unequal ends never make a header, no call needed
+        return self._adjusted(self._play_points(tile, v0, k0, v1, k1), self.scores[seat])
+
+    def _play_points(self, tile: int, v0: int, k0: int, v1: int, k1: int) -> int:
+        """What a play scores by the line ends it leaves (and, in Flower & Scorpion, the tile and the
+        round's dice): Bergen's header (BRG-7), Flower & Scorpion's items (FS-9 a-i)."""
         if self._mode == BERGEN:
-            if v0 != v1:
-                return 0  # most plays: unequal ends never make a header, no call needed
-            points = header_points(v0, k0, v1, k1)
-            if points and self.rules.options.approach_cap:
-                points = approach_capped(points, self._target - self.scores[seat])
-            return points
+            return header_points(v0, k0, v1, k1)
+        return sum(play_scores(v0, k0, v1, k1, self.t.halves[tile], self._dice[0], self._dice[1],
+                               self.rules.options))
+
+    def _adjusted(self, points: int, score: int) -> int:
+        """A play's ``points`` as they change a score of ``score``: Bergen's approach cap (BRG-8),
+        Flower & Scorpion's floor (FS-9 j)."""
         opts = self.rules.options
-        total = sum(play_scores(v0, k0, v1, k1, self.t.halves[tile], self._dice[0], self._dice[1], opts))
-        return floored(total, self.scores[seat], opts.score_floor) if total < 0 else total
+        if self._mode == BERGEN:
+            return approach_capped(points, self._target - score) if points and opts.approach_cap else points
+        return floored(points, score, opts.score_floor) if points < 0 else points
 
     def placement_points(self, actions: Sequence[int]) -> list[int]:
         """What :meth:`apply` would return for each of ``actions`` (some of :meth:`legal_actions`; a
@@ -1010,8 +1027,8 @@ class FastGame:
     @property
     def kernel_plays(self) -> bool:
         """Whether :meth:`finish_randomly` runs in the compiled kernel here: it is built, and plays
-        the variant (Block, Draw, All Fives; not PIP's :class:`~boneyard.fast.pip.FastPip`), the options and
-        the set (up to double-nine)."""
+        the variant (every line game; not PIP's :class:`~boneyard.fast.pip.FastPip`), the options (all but
+        Draw's ``end_on_dead_layout``) and the set (up to double-nine)."""
         return (_kernel is not None and type(self) is FastGame and self.t.top <= 9 and self._mode in _KERNEL_MODES
                 and not self._dead)
 
@@ -1041,7 +1058,8 @@ class FastGame:
             self.drop_history()
             return taken
         end, seat, turn, placed, stock_pos, hands, scores, moves, states, _ = _kernel.rollout(
-            self.kernel_config(), self.kernel_state(), [stream.state for stream in streams], False)
+            self.kernel_config(), self.kernel_state(), [stream.state for stream in streams], False,
+            self.kernel_tables())
         for stream, state in zip(streams, states, strict=True):
             stream.state = state
         self._adopt(hands, scores, turn, placed, stock_pos)
@@ -1056,20 +1074,71 @@ class FastGame:
         self.placed = placed
         self.stock_pos = stock_pos
         self._undo.clear()
+        self._gains.clear()
 
     def kernel_config(self) -> tuple[int, ...]:
-        """The rules as the compiled kernel takes them (Block, Draw and All Fives only)."""
-        if self._mode not in _KERNEL_MODES or self._dead:
+        """The rules as the compiled kernel takes them (every line game on sets up to double-nine,
+        without Draw's ``end_on_dead_layout``)."""
+        if self._mode not in _KERNEL_MODES or self._dead or self.t.top > 9:
             raise VariantError(f"the compiled kernel does not play {self.rules.name} with these options")
+        cover_double = (_LEAD_DOUBLE_COVERED if self._mode == BERGEN and self.rules.options.cover_lead_double_first
+                        else 0)
         return (self.players, self.arms, self.spinner_mode, int(self._can_draw_mode), self._reserve,
                 int(self._voluntary), int(self._scoring), self._unit, int(self._immediate), int(self._partners),
-                self._target, self.t.top)
+                self._target, self.t.top, self._mode, _SPINNER_COVERED if self._mode == DOUBLE else 0, cover_double,
+                _SPINNER_COVERED, SPINNER_PAIR)
 
     def kernel_state(self) -> tuple[object, ...]:
         """The hand in progress as the compiled kernel takes it."""
         return (self.hands, self.stock, self.stock_pos, self.turn, self.passes, self.drawn, self.placed,
                 self.lead_tile, self.narms, self.lead_sides, int(self.lead_spinner), int(self.lead_double),
-                self.spinners, self.count, self.value, self.weight, self.owner, self.spin, self.scores)
+                self.spinners, self.count, self.value, self.weight, self.owner, self.spin, self.scores, self._cover,
+                self.lead_mask)
+
+    def kernel_tables(self) -> tuple[object, object, object, object] | None:
+        """The points tables the compiled kernel scores the Bergen family by (None for the other variants):
+        ``(play, play_fn, adjust, adjust_fn)``.  The kernel writes no rule: an entry it needs and ``play``
+        lacks it asks of ``play_fn(key)``, which calls the rule functions this engine calls
+        (:meth:`_play_points`; Double Bergen's :func:`tips_points`), and keeps; ``adjust_fn(points, score)``
+        is :meth:`_adjusted`.  The tables are kept per rules (and Flower & Scorpion's dice), so a simulation
+        asks each entry once.  Keys (as ``_kernel.c`` builds them): Bergen, ``((v0 * 3 + k0) * (top + 1) + v1)
+        * 3 + k1`` over the line ends, Flower & Scorpion that times the number of tiles plus the tile played;
+        Double Bergen, the arm tips' codes ``3 * v + k`` ascending, padded with ``3 * (top + 1)``, as digits
+        in base ``3 * (top + 1) + 1``; the adjustment, ``(points + 32) * 1024 + score + 512``."""
+        mode = self._mode
+        if mode < BERGEN:
+            return None
+        top = self.t.top
+        opts = self.rules.options
+        ends = 3 * (top + 1) * 3 * (top + 1)
+        play_fn: Callable[[int], int]
+        if mode == DOUBLE:
+            base = 3 * (top + 1) + 1
+            size = base ** 4
+            lone = bool(opts.lone_double_scores)
+
+            def play_fn(key: int) -> int:
+                tips = 0
+                for _ in range(4):
+                    key, code = divmod(key, base)
+                    if code < base - 1:
+                        tips += _TIP_BIT[code]
+                return tips_points(tips, lone)
+        else:
+            ntiles = len(self.t.tiles) if mode == FLOWER else 1
+            size = ends * ntiles
+
+            def play_fn(key: int) -> int:
+                key, tile = divmod(key, ntiles)
+                key, k1 = divmod(key, 3)
+                key, v1 = divmod(key, top + 1)
+                v0, k0 = divmod(key, 3)
+                return self._play_points(tile, v0, k0, v1, k1)
+        where = (self.rules.name, opts, self.players, self._target)
+        play = _kernel_table((*where, self._dice if mode == FLOWER else None), size)
+        if mode == DOUBLE:
+            return play, play_fn, None, None
+        return play, play_fn, _kernel_table(where, 4 * _ADJ_POINTS * _ADJ_SCORES), self._adjusted
 
     # ------------------------------------------------------------------ conversions
     @classmethod
@@ -1127,6 +1196,16 @@ class FastGame:
     def tiles_of(self, seat: int) -> list[Tile]:
         """The tiles in ``seat``'s hand."""
         return [self.t.tiles[index] for index in bits(self.hands[seat])]
+
+
+def _kernel_table(key: tuple[object, ...], size: int) -> array[int]:
+    """The kernel's points table kept under ``key``: a new one has every entry unfilled."""
+    table = _KERNEL_TABLES.get(key)
+    if table is None:
+        if len(_KERNEL_TABLES) >= 1024:  # (Flower & Scorpion: 441 dice pairs per rules)
+            _KERNEL_TABLES.clear()
+        table = _KERNEL_TABLES[key] = array("i", [_MISS]) * size
+    return table
 
 
 def _mask(tiles: Sequence[int]) -> int:
