@@ -135,15 +135,17 @@ static int game_over(const St *g) {
 
 /* ---------------------------------------------------------------- Scoring by table
  * Bergen and Flower & Scorpion: a play scores by the two line ends after it (number v and exposed
- * halves k of each; F&S also by the tile played), then the score change is adjusted by the scorer's
+ * halves k of each; F&S also by the tile played, which Bergen's table leaves out of the key), then the score change is adjusted by the scorer's
  * score (Bergen's approach cap, F&S's floor).  Double Bergen: by the multiset of arm tips (arms not
  * on the spinner), plus the spinner's pair while it is not covered.  The keys:
  *   ends:  ((v0 * 3 + k0) * (top + 1) + v1) * 3 + k1, times the number of tiles plus the tile (F&S)
  *   tips:  the tips' codes 3 * v + k in ascending order, padded with 3 * (top + 1), in base 3 * (top + 1) + 1
  *   adjustment: (points + ADJ_POINTS) * 2 * ADJ_SCORES + score + ADJ_SCORES
  * FastGame.kernel_tables decodes them the same way. */
-static long ask(St *g, PyObject *fn, long a, long b, int two) {
-    PyObject *r = two ? PyObject_CallFunction(fn, "ll", a, b) : PyObject_CallFunction(fn, "l", a);
+static long ask(St *g, PyObject *fn, int n, const long *a) {  /* fn(*a[:n]), n = 1, 2 or 5 */
+    PyObject *r = n == 1 ? PyObject_CallFunction(fn, "l", a[0])
+                : n == 2 ? PyObject_CallFunction(fn, "ll", a[0], a[1])
+                : PyObject_CallFunction(fn, "lllll", a[0], a[1], a[2], a[3], a[4]);
     if (!r) { g->error = 1; return 0; }
     long v = PyLong_AsLong(r);
     Py_DECREF(r);
@@ -152,15 +154,16 @@ static long ask(St *g, PyObject *fn, long a, long b, int two) {
     return v;
 }
 
-static long look_up(St *g, Table *t, long key, long a, long b, int two) {
+/* the entry at ``key``, or (missing) fn(*a[:n]), kept; a key outside the table: fn(*a[:n]) every time */
+static long look_up(St *g, Table *t, long key, int n, const long *a) {
     if (key >= 0 && key < t->size) {
         int32_t v = t->data[key];
         if (v != MISS) return v;
-        long asked = ask(g, t->fn, a, b, two);
+        long asked = ask(g, t->fn, n, a);
         if (!g->error) t->data[key] = (int32_t)asked;
         return asked;
     }
-    return ask(g, t->fn, a, b, two);
+    return ask(g, t->fn, n, a);
 }
 
 static long family_points(St *g, int seat, int tile) {
@@ -174,16 +177,18 @@ static long family_points(St *g, int seat, int tile) {
             codes[j] = code;
         }
         long key = ((codes[0] * (long)(base + 1) + codes[1]) * (base + 1) + codes[2]) * (base + 1) + codes[3];
-        points = look_up(g, &g->play, key, key, 0, 0);
+        points = look_up(g, &g->play, key, 1, &key);
         return g->placed < g->spinner_covered ? points + g->spinner_pair : points;
     }
     long key = ((g->value[0] * 3 + g->weight[0]) * (g->top + 1) + g->value[1]) * 3 + g->weight[1];
     if (g->mode == FLOWER) key = key * g->ntiles + tile;
-    points = look_up(g, &g->play, key, key, 0, 0);
+    long ends[5] = {tile, g->value[0], g->weight[0], g->value[1], g->weight[1]};
+    points = look_up(g, &g->play, key, 5, ends);
     if (g->error || !g->adjust.fn) return points;
     long score = g->scores[seat], slot = (points + ADJ_POINTS) * 2 * ADJ_SCORES + score + ADJ_SCORES;
     if (points < -ADJ_POINTS || points >= ADJ_POINTS || score < -ADJ_SCORES || score >= ADJ_SCORES) slot = -1;
-    return look_up(g, &g->adjust, slot, points, score, 1);
+    long both[2] = {points, score};
+    return look_up(g, &g->adjust, slot, 2, both);
 }
 
 static void apply(St *g, int action) {
@@ -302,8 +307,8 @@ static PyObject *play_hand(const St *start, int want_trace);
  * streams: each seat's splitmix64 state; the result holds them as the hand left them.
  * trace: when true, the last item is a list of (legal action count, action) pairs; otherwise None.
  * tables: None (Block, Draw, All Fives) or (play, play_fn, adjust, adjust_fn): array('i') tables and the
- *         functions that fill a missing entry, play_fn(key) and adjust_fn(points, score); adjust None: no
- *         adjustment.  Filled entries stay in the arrays for the next call (see "Scoring by table"). */
+ *         functions that give a missing entry: play_fn(tile, v0, k0, v1, k1) by the line ends (Bergen, F&S),
+ *         play_fn(key) by the arm tips (Double Bergen), adjust_fn(points, score); adjust None: no adjustment.  Filled entries stay in the arrays for the next call (see "Scoring by table"). */
 static PyObject *rollout(PyObject *self, PyObject *args) {
     PyObject *config, *state, *streams, *tables;
     int want_trace;

@@ -188,12 +188,12 @@ class FastGame:
 
     __slots__ = (
         "_can_draw_mode", "_count_points", "_cover", "_dead", "_dice", "_doubles", "_end_saved", "_gains",
-        "_hand_points", "_immediate", "_mode", "_partners", "_reserve", "_rng", "_scoring", "_seed", "_target",
-        "_undo", "_unit", "_voluntary", "arms", "count", "draw", "drawn", "finished", "flower", "hand_number",
-        "hand_size", "hands", "in_hand", "last_end", "last_leader", "last_winner", "lead_double", "lead_mask",
-        "lead_sides", "lead_spinner", "lead_tile", "leader", "narms", "owner", "passes", "passing", "placed",
-        "players", "rules", "scores", "scorpion", "spin", "spinner_mode", "spinners", "stock", "stock_pos", "t",
-        "turn", "value", "void", "weight", "winner",
+        "_hand_points", "_immediate", "_kernel_args", "_mode", "_partners", "_reserve", "_rng", "_scoring", "_seed",
+        "_target", "_undo", "_unit", "_voluntary", "arms", "count", "draw", "drawn", "finished", "flower",
+        "hand_number", "hand_size", "hands", "in_hand", "last_end", "last_leader", "last_winner", "lead_double",
+        "lead_mask", "lead_sides", "lead_spinner", "lead_tile", "leader", "narms", "owner", "passes", "passing",
+        "placed", "players", "rules", "scores", "scorpion", "spin", "spinner_mode", "spinners", "stock", "stock_pos",
+        "t", "turn", "value", "void", "weight", "winner",
     )
 
     def __new__(cls, variant: str | Rules = "block", *args: object, **kwargs: object) -> FastGame:
@@ -249,6 +249,8 @@ class FastGame:
         self._rng: random.Random | None = None  # made on first use: seeding costs as much as a hand
         self._undo: list[tuple[int, ...]] = []
         self._end_saved: object = None
+        #: the kernel's config and tables, made on first use (F&S: remade when the dice change)
+        self._kernel_args: tuple[object, tuple[int, ...], tuple[object, object, object, object] | None] | None = None
         self.reset()
         if deal:
             self.next_hand()
@@ -1057,9 +1059,11 @@ class FastGame:
                 taken += 1
             self.drop_history()
             return taken
+        made = self._kernel_args
+        if made is None or made[0] != self._dice:
+            made = self._kernel_args = (self._dice, self.kernel_config(), self.kernel_tables())
         end, seat, turn, placed, stock_pos, hands, scores, moves, states, _ = _kernel.rollout(
-            self.kernel_config(), self.kernel_state(), [stream.state for stream in streams], False,
-            self.kernel_tables())
+            made[1], self.kernel_state(), [stream.state for stream in streams], False, made[2])
         for stream, state in zip(streams, states, strict=True):
             stream.state = state
         self._adopt(hands, scores, turn, placed, stock_pos)
@@ -1098,42 +1102,37 @@ class FastGame:
     def kernel_tables(self) -> tuple[object, object, object, object] | None:
         """The points tables the compiled kernel scores the Bergen family by (None for the other variants):
         ``(play, play_fn, adjust, adjust_fn)``.  The kernel writes no rule: an entry it needs and ``play``
-        lacks it asks of ``play_fn(key)``, which calls the rule functions this engine calls
-        (:meth:`_play_points`; Double Bergen's :func:`tips_points`), and keeps; ``adjust_fn(points, score)``
-        is :meth:`_adjusted`.  The tables are kept per rules (and Flower & Scorpion's dice), so a simulation
-        asks each entry once.  Keys (as ``_kernel.c`` builds them): Bergen, ``((v0 * 3 + k0) * (top + 1) + v1)
-        * 3 + k1`` over the line ends, Flower & Scorpion that times the number of tiles plus the tile played;
-        Double Bergen, the arm tips' codes ``3 * v + k`` ascending, padded with ``3 * (top + 1)``, as digits
-        in base ``3 * (top + 1) + 1``; the adjustment, ``(points + 32) * 1024 + score + 512``."""
+        lacks it asks of ``play_fn``, which calls the rule functions this engine calls, and keeps:
+        ``play_fn(tile, v0, k0, v1, k1)`` is :meth:`_play_points` (Bergen's table leaves the tile out of its
+        key: a header does not depend on it), Double Bergen's ``play_fn(key)`` decodes the arm tips for
+        :func:`tips_points`; ``adjust_fn(points, score)`` is :meth:`_adjusted`.  The tables are kept per
+        rules (and Flower & Scorpion's dice), so a simulation asks each entry once.  Keys (as ``_kernel.c``
+        builds them): Bergen, ``((v0 * 3 + k0) * (top + 1) + v1) * 3 + k1`` over the line ends; Flower &
+        Scorpion, that times the number of tiles plus the tile played; Double Bergen, the arm tips' codes
+        ``3 * v + k`` ascending, padded with ``3 * (top + 1)``, as digits in base ``3 * (top + 1) + 1``; the
+        adjustment, ``(points + 32) * 1024 + score + 512``."""
         mode = self._mode
         if mode < BERGEN:
             return None
         top = self.t.top
         opts = self.rules.options
-        ends = 3 * (top + 1) * 3 * (top + 1)
-        play_fn: Callable[[int], int]
+        play_fn: Callable[..., int] = self._play_points
         if mode == DOUBLE:
             base = 3 * (top + 1) + 1
             size = base ** 4
             lone = bool(opts.lone_double_scores)
 
-            def play_fn(key: int) -> int:
+            def tips_fn(key: int) -> int:
                 tips = 0
                 for _ in range(4):
                     key, code = divmod(key, base)
                     if code < base - 1:
                         tips += _TIP_BIT[code]
                 return tips_points(tips, lone)
-        else:
-            ntiles = len(self.t.tiles) if mode == FLOWER else 1
-            size = ends * ntiles
 
-            def play_fn(key: int) -> int:
-                key, tile = divmod(key, ntiles)
-                key, k1 = divmod(key, 3)
-                key, v1 = divmod(key, top + 1)
-                v0, k0 = divmod(key, 3)
-                return self._play_points(tile, v0, k0, v1, k1)
+            play_fn = tips_fn
+        else:
+            size = 3 * (top + 1) * 3 * (top + 1) * (len(self.t.tiles) if mode == FLOWER else 1)
         where = (self.rules.name, opts, self.players, self._target)
         play = _kernel_table((*where, self._dice if mode == FLOWER else None), size)
         if mode == DOUBLE:
