@@ -12,11 +12,13 @@ the median over repeats with the min-max range.
     python -m benchmarks --only commands   # issue 12's targets: simulate, greedy per variant, environments
     python -m benchmarks --only env        # the environments' steps/s against those of commit 0ddea28
     python -m benchmarks --only greedy     # only the greedy rows of 'commands': fast vs reference engine
+    python -m benchmarks --only scoring    # random-player simulate of the Bergen family: kernel vs Python loop
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -28,7 +30,7 @@ from typing import Any
 from benchmarks import workloads
 from benchmarks.workloads import Count, Workload, summary
 
-SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands", "greedy", "env"]
+SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands", "greedy", "env", "scoring"]
 PARTNERSHIP = {"partnerships": True}
 OPEN_LEAD = {"first_lead": "random_player_any_tile"}  # OpenSpiel's player 0 leads any tile
 
@@ -232,6 +234,15 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(greedy_table.render())
         results["greedy"] = greedy_table.rows
+    if "scoring" not in args.skip:
+        if kernel:
+            scoring_table = Table()
+            scoring_rows(scoring_table, repeats, sim_games)
+            print()
+            print(scoring_table.render())
+            results["scoring"] = scoring_table.rows
+        else:
+            notes.append("the compiled kernel is not built: no 'scoring' rows")
     if "commands" in args.skip and "env" not in args.skip:  # (the commands' table has the environment rows)
         env_table = Table()
         env_rows(env_table, repeats, seconds)
@@ -292,6 +303,35 @@ def greedy_rows(table: Table, repeats: int, sim_games: int) -> None:
                   "reference games/s")
         table.add("reference engine", game, runs["reference"], None)
         print(table.render().splitlines()[-2], flush=True)
+
+
+def scoring_rows(table: Table, repeats: int, sim_games: int) -> None:
+    """``simulate`` with random players of the variants that score during the hand, on the fast engine
+    (in this process, one worker, ``sim_games // 10`` games per run, CPU time): whole hands in the compiled
+    kernel, its points tables emptied before the run (as a new ``boneyard simulate`` process starts) and
+    already filled, against the Python loop (no kernel).  The three summaries must be the same."""
+    games = max(20, sim_games // 10)
+    print(f"\nsimulate with random players, the Bergen family ({games} games per run):", flush=True)
+    for variant, players in (("bergen", 2), ("flower-scorpion", 2), ("double-bergen", 2), ("double-bergen", 4)):
+        workloads.simulate_games(variant, players, 1, "random", "fast", 0)  # imports are not timed
+        runs: dict[str, list[Count]] = {"empty": [], "filled": [], "python": []}
+        for repeat in range(repeats):
+            summaries = []
+            kinds = ("empty", "filled", "python") if repeat % 2 == 0 else ("python", "empty", "filled")
+            for kind in kinds:
+                if kind == "empty":
+                    workloads.kernel_tables_emptied()
+                with workloads.kernel_off() if kind == "python" else contextlib.nullcontext():
+                    count, same = workloads.simulate_games(variant, players, games, "random", "fast", repeat)
+                runs[kind].append(count)
+                summaries.append(same)
+            if any(summary != summaries[0] for summary in summaries):
+                raise SystemExit(f"simulate {variant}: the kernel and the Python loop disagree for seed {repeat}")
+        game = f"simulate {variant} {players}p, random"
+        for kind, label in (("empty", "kernel, tables from empty"), ("filled", "kernel, tables filled")):
+            table.add(label, game, runs[kind], ratios(runs[kind], runs["python"], "games"), "Python loop's games/s")
+        table.add("Python loop (no kernel)", game, runs["python"], None)
+        print("\n".join(table.render().splitlines()[-3:]), flush=True)
 
 
 def commands(repeats: int, seconds: float, sim_games: int, sim_long: int, notes: list[str]) -> list[dict[str, Any]]:

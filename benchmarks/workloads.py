@@ -10,10 +10,11 @@ none); placements are tiles put on the table, the unit every engine shares.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -298,6 +299,30 @@ def simulate_games(variant: str, players: int, games: int, ai: str, engine: str,
                   seconds=seconds)
     same = {key: value for key, value in result.items() if key not in ("seconds", "games_per_second", "engine")}
     return count, same
+
+
+@contextlib.contextmanager
+def kernel_off() -> Iterator[None]:
+    """The fast engine without its compiled kernel (its pure-Python loop, the fallback) while inside."""
+    from boneyard.fast import engine
+
+    names = vars(engine)  # (the module's own names: what the tests monkeypatch)
+    saved = names["_kernel"]
+    names["_kernel"] = None
+    try:
+        yield
+    finally:
+        names["_kernel"] = saved
+
+
+def kernel_tables_emptied() -> None:
+    """Forget the points the compiled kernel has looked up (the Bergen family's tables), as in a new process:
+    the tables kept by rules, and the idle games of ``simulate`` that hold theirs."""
+    from boneyard.fast import engine
+    from boneyard.sim import engines
+
+    engine._KERNEL_TABLES.clear()
+    engines._IDLE.clear()
 
 
 def env_steps(variant: str, players: int, engine: str | None,
