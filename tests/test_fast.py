@@ -344,22 +344,28 @@ def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, 
             fast.apply(rng.choice(fast.legal_actions()))
         if not fast.in_hand:
             continue
-        streams = [SplitMix(rng.getrandbits(64)) for _ in range(players)]
-        end, seat, _turn, placed, stock_pos, hands, scores, moves, states, trace = compiled.rollout(
-            fast.kernel_config(), fast.kernel_state(), [stream.state for stream in streams], True,
-            fast.kernel_tables())
-        assert trace is not None and len(trace) == moves
-        for count, action in trace:
-            legal = fast.legal_actions()
-            assert count == len(legal) and action in legal, (variant, seed, fast.placed)
-            assert action == streams[fast.turn].pick(fast.choice_order(legal)), (variant, seed, fast.placed)
-            fast.apply(action)
-        assert [stream.state for stream in streams] == states
-        assert not fast.in_hand
-        assert (fast.last_end, fast.last_winner if fast.last_end == "domino" else None) == (
-            ("domino", "blocked", "unfinished")[end], seat)
-        assert fast.hands == hands and fast.placed == placed and fast.stock_pos == stock_pos
-        assert [a - b for a, b in zip(fast.scores, fast._hand_points, strict=True)] == scores
+        replay_kernel_playout(fast, [SplitMix(rng.getrandbits(64)) for _ in range(players)], (variant, seed))
+
+
+def replay_kernel_playout(fast: FastGame, streams: list[SplitMix], where: object) -> str:
+    """Play the rest of ``fast``'s hand in the kernel with a trace and replay the trace on ``fast`` (the
+    Python engine): at each step the same number of legal actions and the seat's stream's pick among
+    them in choice order; at the end the same hands, stock, play scores, end and streams.  The end."""
+    end, seat, _turn, placed, stock_pos, hands, scores, moves, states, trace = compiled.rollout(
+        fast.kernel_config(), fast.kernel_state(), [stream.state for stream in streams], True, fast.kernel_tables())
+    assert trace is not None and len(trace) == moves
+    for count, action in trace:
+        legal = fast.legal_actions()
+        assert count == len(legal) and action in legal, (where, fast.placed)
+        assert action == streams[fast.turn].pick(fast.choice_order(legal)), (where, fast.placed)
+        fast.apply(action)
+    assert [stream.state for stream in streams] == states
+    assert not fast.in_hand
+    assert (fast.last_end, fast.last_winner if fast.last_end == "domino" else None) == (
+        ("domino", "blocked", "unfinished")[end], seat)
+    assert fast.hands == hands and fast.placed == placed and fast.stock_pos == stock_pos
+    assert [a - b for a, b in zip(fast.scores, fast._hand_points, strict=True)] == scores
+    return fast.last_end
 
 
 @pytest.mark.parametrize("compiled_kernel", [True, False], ids=["kernel", "python"])

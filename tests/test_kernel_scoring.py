@@ -17,6 +17,7 @@ import pytest
 
 from boneyard.chance import SplitMix
 from boneyard.fast import FastGame, engine
+from tests.test_fast import replay_kernel_playout
 
 try:
     from boneyard.fast import _kernel as compiled
@@ -61,7 +62,8 @@ def some_score(rng: random.Random, target: int) -> int:
 def test_traced_kernel_playouts_replay_on_the_python_engine(variant: str, players: int,
                                                             options: dict[str, object]) -> None:
     """At each step the same number of legal actions and the random player's choice among them; at
-    the end the same hands, stock, play scores (floors and caps included), end and streams."""
+    the end the same hands, stock, play scores (floors and caps included), end and streams
+    (:func:`tests.test_fast.replay_kernel_playout`)."""
     rng = random.Random(f"scoring{variant}{players}{options}")
     ends = set()
     for seed in range(40):
@@ -75,23 +77,7 @@ def test_traced_kernel_playouts_replay_on_the_python_engine(variant: str, player
         if not fast.in_hand:
             continue
         assert fast.kernel_plays
-        streams = [SplitMix(rng.getrandbits(64)) for _ in range(players)]
-        end, seat, _turn, placed, stock_pos, hands, scores, moves, states, trace = compiled.rollout(
-            fast.kernel_config(), fast.kernel_state(), [stream.state for stream in streams], True,
-            fast.kernel_tables())
-        assert trace is not None and len(trace) == moves
-        for count, action in trace:
-            legal = fast.legal_actions()
-            assert count == len(legal), (seed, fast.placed)
-            assert action == streams[fast.turn].pick(fast.choice_order(legal)), (seed, fast.placed)
-            fast.apply(action)
-        assert not fast.in_hand
-        assert [stream.state for stream in streams] == states
-        assert (fast.last_end, fast.last_winner if fast.last_end == "domino" else None) == (
-            ("domino", "blocked", "unfinished")[end], seat)
-        assert fast.hands == hands and fast.placed == placed and fast.stock_pos == stock_pos
-        assert [a - b for a, b in zip(fast.scores, fast._hand_points, strict=True)] == scores
-        ends.add(fast.last_end)
+        ends.add(replay_kernel_playout(fast, [SplitMix(rng.getrandbits(64)) for _ in range(players)], seed))
     assert {"domino", "blocked"} & ends
     if options.get("win_check") == "immediate":
         assert "unfinished" in ends  # a play reached the target: the game ended at once
