@@ -22,6 +22,8 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "_ints.h"
+
 #define MAXP 10
 #define MAXARMS 32
 #define MAXTILES 64
@@ -261,19 +263,6 @@ static void apply(St *g, int action) {
 }
 
 /* ---------------------------------------------------------------- Python glue */
-static int int_list(PyObject *seq, int *out, int max, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) { Py_DECREF(fast); PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %d", what, n, max); return -1; }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (x == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = (int)x;
-    }
-    Py_DECREF(fast);
-    return (int)n;
-}
 
 static int get_table(Table *t, PyObject *array, PyObject *fn, const char *what) {
     if (array == Py_None) return 0;

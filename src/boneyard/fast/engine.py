@@ -921,17 +921,27 @@ class FastGame:
                 points[winner] = family_bonus(opts.winner_bonus, end)
             return winner, points
         pips = [self.pips(s) for s in range(n)]
-        if mode == FIVES:
-            return fives_hand_end(opts, self._unit, end, seat, pips)
         if mode == DOUBLE:
             return double_bergen_hand_end(opts.end_scoring, seat, pips, [h.bit_count() for h in self.hands])
+        return self.hand_result(end, seat, pips, self._lightness)
+
+    def hand_result(self, end: str, seat: int | None, pips: Sequence[int],
+                    lightest: Callable[[int], tuple[int, int]]) -> tuple[int | None, list[int]]:
+        """The winner and every seat's points of a hand that ended (``end``, ``seat`` who dominoed) with
+        these pip totals, ``lightest`` breaking a tie (C2) — Block, Draw and All Fives, whose hand ends
+        look at nothing else (the compiled exact solver's leaf values come from here)."""
+        n = self.players
+        opts = self.rules.options
+        points = [0] * n
+        if self._mode == FIVES:
+            return fives_hand_end(opts, self._unit, end, seat, pips)
         if self._partners:
             assert isinstance(self.rules, Block)  # only Block and Draw play partnerships
-            winner, total = partnership_hand_end(pips, seat, self._lightness, self.rules.partnership_rule())
+            winner, total = partnership_hand_end(pips, seat, lightest, self.rules.partnership_rule())
             if winner is not None:
                 points[winner] = points[(winner + 2) % 4] = total
             return winner, points
-        winner, total = block_hand_end(pips, seat, self._lightness, opts.tie_rule, opts.blocked_score)
+        winner, total = block_hand_end(pips, seat, lightest, opts.tie_rule, opts.blocked_score)
         if winner is not None:
             points[winner] = total
         return winner, points
@@ -943,7 +953,11 @@ class FastGame:
         return self.hands[seat].bit_count()
 
     def _game_over(self) -> tuple[bool, int | None]:
-        return block_game_over(self.scores, self._target, self._partners)
+        return self.game_over_at(self.scores)
+
+    def game_over_at(self, scores: Sequence[int]) -> tuple[bool, int | None]:
+        """Whether the game is over with these ``scores`` (at a hand's end), and its winner."""
+        return block_game_over(scores, self._target, self._partners)
 
     # ------------------------------------------------------------------ search helpers
     def playout(self, rng: random.Random | None = None) -> int:

@@ -33,8 +33,11 @@ is copied.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import time
+from array import array
 from collections.abc import Callable, Sequence
 
 from boneyard.errors import BoneyardError
@@ -43,7 +46,12 @@ from boneyard.fast.pip import PIP_TILES, SPAN, TARGETS
 from boneyard.moves import Kind, Move
 from boneyard.players.expert.determinize import rules_of
 from boneyard.players.expert.objective import Objective
-from boneyard.tiles import Tile, W
+from boneyard.tiles import Tile, W, lightness
+
+try:  # the optional compiled exact solver of closed two-player line hands (setup.py builds it)
+    from boneyard.fast import _solve
+except ImportError:  # pragma: no cover - depends on the build
+    _solve = None  # type: ignore[assignment]
 from boneyard.view import SeatView
 
 EXACT_TILES = 16  #: tiles left in all hands at most for the exact search (two-player Block: the whole hand)
@@ -62,6 +70,10 @@ _HIDDEN_GIVE = 254  #: the stand-in for a PIP tile given out of this seat's sigh
 #: (Double Bergen's draws for a double to set, PIP's for the starter: not moves, only the stock's count)
 _OPENERS = {"double-bergen": Tile(0, 0).index, "pip": Tile(W, W).index}
 _INF = float("inf")
+#: node limit of one compiled exact search of a deal (about a tenth of a second; beyond it this decision
+#: uses playouts)
+SOLVE_NODES = 1_000_000
+_OWNERS = itertools.count(1)  #: tokens tagging each root's entries in the compiled solver's table
 _CLOCK_MASK = 1023  #: the exact search looks at the clock once every 1,024 nodes
 _POINT = 1 << 12  #: a playout key's unit of points (a tile's rank stays below it)
 _DRAW_KEY = -10_000 * _POINT  #: a draw or pass in the playout's order: after every placement
@@ -106,6 +118,17 @@ class FastRoot:
         self._hand_win = not scoring and not pip  # Block and Draw
         # no in-hand points, two line ends: a transposition table, and equal ends searched once
         self._plain = self._hand_win and game.spinner_mode == 0
+        #: the compiled solver takes the exact searches: a plain two-player line on a set up to double-nine,
+        #: valued by this class's own :meth:`value` (a subclass that values positions itself searches in Python)
+        self._compiled = (_solve is not None and self._plain and game.players == 2 and game.t.top <= 9
+                          and type(self).value is FastRoot.value)
+        self._leaves: array[float] | None = None  #: the solver's leaf values (NaN: not asked yet), made at first use
+        #: one more than the most pips a hand can hold: the leaf table's stride
+        self._span = sum(game.t.pips) + 1 if self._compiled else 0
+        self._owner = next(_OWNERS) % 0xFFFFFFFF + 1  #: this root's tag in the solver's transposition table
+        self._side_mask = sum(1 << seat for seat in self.side)
+        self._rank: list[int] = []  #: per tile index, its place in the order of lightness (C2)
+        self._roots: list[int] = []  #: the root moves as the compiled solver takes them (made at first use)
         #: an action's tile: ``action // unit`` below ``draw``, ``action - give_base`` from ``give_base`` (PIP)
         self._unit = 2 * TARGETS if pip else game.arms
         self._give_base = game.give_base if isinstance(game, FastPip) else 1 << 62
@@ -175,14 +198,78 @@ class FastRoot:
     def value(self) -> float:
         """The objective of the current (finished) position (:meth:`.Objective.outcome`, plus the hand bonus)."""
         game = self.game
-        value = self.objective.outcome(game.scores, game.finished, game.winner)
-        if self._hand_win and not game.in_hand and game.last_winner is not None:
-            value += HAND_WIN if game.last_winner in self.side else -HAND_WIN
+        return self._valued(game.scores, game.finished, game.winner, None if game.in_hand else game.last_winner)
+
+    def _valued(self, scores: Sequence[int], finished: bool, winner: int | None, hand_winner: int | None) -> float:
+        value = self.objective.outcome(scores, finished, winner)
+        if self._hand_win and hand_winner is not None:
+            value += HAND_WIN if hand_winner in self.side else -HAND_WIN
         return value
+
+    def _leaf(self, end: int, who: int, pips0: int, pips1: int) -> float:
+        """The value of a hand the compiled solver ended with these pip totals: ``end`` 0 is a domino by
+        ``who``, 1 a block (``who``: the seat holding the lighter lightest tile, which only a tie asks).
+        The variant's own hand end decides it (:meth:`.FastGame.hand_result`, :meth:`.FastGame.game_over_at`)."""
+        game = self.game
+        pips = (pips0, pips1)
+
+        def lightest(seat: int) -> tuple[int, int]:
+            return (0, 0) if seat == who else (1, 0)
+
+        if end == 0:
+            hand_winner, points = game.hand_result("domino", who, pips, lightest)
+        else:
+            hand_winner, points = game.hand_result("blocked", None, pips, lightest)
+        scores = [score + gained for score, gained in zip(game.scores, points, strict=True)]
+        finished, winner = game.game_over_at(scores)
+        return self._valued(scores, finished, winner, hand_winner)
+
+    def _solved(self) -> float:
+        """The exact value of the current position by the compiled solver (:data:`_compiled`)."""
+        value = self._solve(None)
+        if value is None:
+            raise _Abort
+        assert isinstance(value, float)
+        return value
+
+    def _solve(self, roots: Sequence[int] | None) -> float | list[float] | None:
+        """The compiled solver's values of ``roots`` (its move codes) here, or of this position (``None``);
+        ``None`` when it ran past :data:`SOLVE_NODES`."""
+        game = self.game
+        if self._leaves is None:
+            tiles = game.t.tiles
+            self._leaves = array("d", [math.nan]) * (4 * self._span * self._span)
+            self._rank = [0] * len(tiles)
+            for place, index in enumerate(sorted(range(len(tiles)), key=lambda i: lightness(tiles[i]))):
+                self._rank[index] = place
+        values, nodes = _solve.solve(self._owner, game.t.top, self._rank, self._side_mask, game.hands,
+                                     (game.value[0], game.value[1]), game.turn, game.passes, game.drawn, roots,
+                                     self._leaves, self._span, self._leaf, SOLVE_NODES)
+        self.nodes += nodes
+        return values  # type: ignore[no-any-return]
+
+    def evaluate_all(self, indices: Sequence[int]) -> list[float] | None:
+        """The values of root moves ``indices`` on the loaded deal in one call of the compiled solver, where it
+        applies and nothing can be drawn any more (else ``None``: value them one by one with :meth:`evaluate`)."""
+        game = self.game
+        if not (self._compiled and self.exact_ok and self._closed()):
+            return None
+        if not self._roots:
+            unit = self._unit
+            self._roots = [action // unit * 2 + action % unit if game.placed else -1 - action // unit
+                           for action in self.actions]
+        values = self._solve([self._roots[index] for index in indices])
+        if values is None:
+            self.exact_ok = False
+            return None
+        assert isinstance(values, list)
+        return values
 
     # ------------------------------------------------------------------ exact search
     def _exact(self) -> float:
         game = self.game
+        if self._compiled and game.placed:
+            return self._solved()
         side = self.side
         weights = self._weights
         unit = self._unit

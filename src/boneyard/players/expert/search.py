@@ -207,12 +207,16 @@ class Search:
         if fast is not None:
             fast.deadline = deadline
             fast.load(hands, stock)
+        # every root move in one call where the compiled solver values the deal exactly
+        solved = fast.evaluate_all(self.active) if fast is not None else None
         values: list[float] = []
-        for index in self.active:
+        for number, index in enumerate(self.active):
             move = self.moves[index]
-            if deadline is not None and self.samples and time.perf_counter() >= deadline:
+            if solved is not None:
+                value = solved[number]
+            elif deadline is not None and self.samples and time.perf_counter() >= deadline:
                 return False
-            if fast is not None:
+            elif fast is not None:
                 value = fast.evaluate(index, random.Random(seed))
             else:
                 game = determinize(self.info.public, hands, stock)

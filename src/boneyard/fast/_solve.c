@@ -1,0 +1,287 @@
+/* Optional compiled exact solver of boneyard's expert: a closed two-player line hand, searched to its end.
+ *
+ * The position is a FastGame's (boneyard/fast/engine.py, the definition) in the case the expert's
+ * transposition-table search calls "plain" (boneyard/players/expert/fastsearch.py): two players, a line
+ * with two open ends and no spinner, nothing scored during the hand, nothing left to draw.  A turn then
+ * places a tile of the mover's hand on an end showing one of its numbers (a double keeps the end's number,
+ * any other tile shows its other half), or passes when no tile fits; the hand ends when a hand is empty
+ * (a domino) or when both players have passed in a row (a block).  tests/test_solve.py checks every value
+ * against the Python search on random positions.
+ *
+ * No scoring rule is written here.  What an ended hand is worth comes from the caller: a table of values
+ * by (end, seat, pips of hand 0, pips of hand 1), filled lazily by calling back into Python (which asks the
+ * variant's own rule functions) the first time a key is met.  A blocked hand with equal pip totals is keyed
+ * by the seat holding the lighter lightest tile (C2), which the caller's rule may use to break the tie; the
+ * lightness order of the tiles is data the caller passes in.
+ *
+ * The search is the expert's: alpha-beta with the caller's side maximising and the other seat minimising,
+ * the heaviest tile tried first, a play on either of two equal ends searched once, and a transposition table
+ * of value bounds.  A position's value depends only on the hands, the ends, whose turn it is and the leaf
+ * values, so the table's entries are tagged with the caller's ``owner`` token (one per leaf table) and stay
+ * valid across calls and sampled deals; another owner's entries are never read.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "_ints.h"
+
+#define MAXTILES 64
+#define TT_BITS 13
+#define TT_SIZE (1u << TT_BITS)
+
+typedef struct {
+    uint64_t hand0, hand1;
+    uint32_t small, gen;  /* small: the lower and higher end, turn, passes, drawn */
+    double lower, upper;
+} Entry;
+
+typedef struct {
+    uint64_t hands[2];
+    int ends[2], pips[2];
+    int turn, passes, drawn;
+} Pos;
+
+typedef struct {
+    int top, ntiles, side;    /* side: bit s set when seat s maximises */
+    int high[MAXTILES], low[MAXTILES], pips[MAXTILES], rank[MAXTILES];
+    uint64_t suit[16];
+    int order[MAXTILES];      /* tile indices, heaviest first (ties: higher index first) */
+    double *table;            /* leaf values, NaN where not yet asked */
+    Py_ssize_t table_len;
+    int span;                 /* pips + 1 of the largest total a hand may hold: the table's stride */
+    PyObject *leaf;           /* the Python callback: leaf(end, who, pips0, pips1) -> float */
+    long long nodes, limit;
+    uint32_t owner;           /* the transposition table's tag of this caller's entries */
+    int aborted;              /* the node limit was passed, or the callback raised */
+} Ctx;
+
+static Entry *tt = NULL;
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    return x;
+}
+
+static double leaf_value(Ctx *c, const Pos *p, int end, int seat) {
+    int who = seat;
+    if (end == 1) {  /* blocked: the seat with the lighter lightest tile, asked only on equal totals */
+        who = 0;
+        if (p->pips[0] == p->pips[1]) {
+            int best = MAXTILES, holder = 0;
+            for (int s = 0; s < 2; s++) {
+                uint64_t h = p->hands[s];
+                while (h) { int t = __builtin_ctzll(h); h &= h - 1; if (c->rank[t] < best) { best = c->rank[t]; holder = s; } }
+            }
+            who = holder;
+        }
+    }
+    Py_ssize_t index = (((Py_ssize_t)(end * 2 + who) * c->span) + p->pips[0]) * c->span + p->pips[1];
+    if (index < 0 || index >= c->table_len) { c->aborted = 1; PyErr_SetString(PyExc_IndexError, "leaf table too small"); return 0.0; }
+    double v = c->table[index];
+    if (isnan(v)) {
+        PyObject *r = PyObject_CallFunction(c->leaf, "iiii", end, who, p->pips[0], p->pips[1]);
+        if (!r) { c->aborted = 1; return 0.0; }
+        v = PyFloat_AsDouble(r);
+        Py_DECREF(r);
+        if (v == -1.0 && PyErr_Occurred()) { c->aborted = 1; return 0.0; }
+        c->table[index] = v;
+    }
+    return v;
+}
+
+static double search(Ctx *c, Pos *p, double alpha, double beta);
+
+/* The value of placing tile t on end ``arm`` (-1: leading it, the ends then its two halves). */
+static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double beta) {
+    int seat = p->turn;
+    Pos q = *p;
+    q.hands[seat] &= ~(1ULL << t);
+    q.pips[seat] -= c->pips[t];
+    if (arm < 0) { q.ends[0] = c->high[t]; q.ends[1] = c->low[t]; }
+    else q.ends[arm] = c->high[t] + c->low[t] - p->ends[arm];
+    q.passes = q.drawn = 0;
+    if (!q.hands[seat]) return leaf_value(c, &q, 0, seat);
+    q.turn = seat ^ 1;
+    return search(c, &q, alpha, beta);
+}
+
+static double search(Ctx *c, Pos *p, double alpha, double beta) {
+    if (++c->nodes > c->limit) { c->aborted = 1; return 0.0; }
+    int lo = p->ends[0] < p->ends[1] ? p->ends[0] : p->ends[1];
+    int hi = p->ends[0] ^ p->ends[1] ^ lo;
+    uint32_t small = (uint32_t)lo | ((uint32_t)hi << 4) | ((uint32_t)p->turn << 8) | ((uint32_t)p->passes << 9)
+                     | ((uint32_t)p->drawn << 11);
+    Entry *e = &tt[mix(p->hands[0] ^ mix(p->hands[1] ^ ((uint64_t)small << 56))) & (TT_SIZE - 1)];
+    /* the bounds are copied: a leaf callback may run another thread's search, which may reuse the entry */
+    double known_lower = -INFINITY, known_upper = INFINITY;
+    if (e->gen == c->owner && e->hand0 == p->hands[0] && e->hand1 == p->hands[1] && e->small == small) {
+        known_lower = e->lower;
+        known_upper = e->upper;
+        if (known_lower >= beta) return known_lower;
+        if (known_upper <= alpha || known_lower == known_upper) return known_upper;
+        if (known_lower > alpha) alpha = known_lower;
+        if (known_upper < beta) beta = known_upper;
+    }
+    double alpha0 = alpha, beta0 = beta;
+    int seat = p->turn, maximise = (c->side >> seat) & 1;
+    uint64_t hand = p->hands[seat];
+    int a = p->ends[0], b = p->ends[1];
+    double best = maximise ? -INFINITY : INFINITY;
+    int moved = 0;
+    for (int i = 0; i < c->ntiles && !c->aborted; i++) {
+        int t = c->order[i];
+        if (!((hand >> t) & 1)) continue;
+        for (int arm = 0; arm < 2; arm++) {
+            int v = p->ends[arm];
+            if (c->high[t] != v && c->low[t] != v) continue;
+            if (arm == 1 && a == b) continue;  /* equal ends: one play searched */
+            moved = 1;
+            double score = play(c, p, t, arm, alpha, beta);
+            if (c->aborted) return 0.0;
+            if (maximise) {
+                if (score > best) { best = score; if (score > alpha) alpha = score; }
+            } else {
+                if (score < best) { best = score; if (score < beta) beta = score; }
+            }
+            if (alpha >= beta) goto done;
+        }
+    }
+    if (!moved) {  /* no tile fits: a pass; two in a row block the hand */
+        Pos q = *p;
+        q.passes = q.drawn ? 0 : q.passes + 1;
+        q.drawn = 0;
+        if (q.passes >= 2) best = leaf_value(c, &q, 1, -1);
+        else { q.turn = seat ^ 1; best = search(c, &q, alpha, beta); }
+        if (c->aborted) return 0.0;
+    }
+done:
+    if (best <= alpha0) known_upper = best;
+    else if (best >= beta0) known_lower = best;
+    else known_lower = known_upper = best;
+    e->gen = c->owner; e->hand0 = p->hands[0]; e->hand1 = p->hands[1]; e->small = small;
+    e->lower = known_lower; e->upper = known_upper;
+    return best;
+}
+
+/* ---------------------------------------------------------------- Python glue */
+
+/* solve(owner, top, rank, side, hands, ends, turn, passes, drawn, roots, table, span, leaf, limit)
+ *     -> (values or None, nodes)
+ * owner: the caller's token (a positive number, one per leaf table) tagging its transposition-table entries;
+ * top: the set's highest pip (up to 9); rank: per tile index its place in the lightness order (C2);
+ * side: bit s set where seat s maximises; hands: two bit sets; ends: the two open numbers (ignored when the
+ * roots are leads); turn, passes, drawn: as the FastGame holds them; roots: the moves to value, each
+ * ``2 * tile + end`` (end 0 or 1), or ``-1 - tile`` for leading the tile, or None for the value of the
+ * position itself; table: a writable buffer of doubles (NaN: not yet known) of 4 * span * span entries;
+ * leaf: callback(end 0 domino / 1 blocked, seat or lighter seat, pips0, pips1); limit: nodes at most over
+ * all roots.  Values: a list, one per root (a float without roots); None when the limit was passed. */
+static PyObject *solve(PyObject *self, PyObject *args) {
+    (void)self;
+    int top, side, turn, passes, drawn, span;
+    unsigned int owner;
+    long long limit;
+    PyObject *rank_obj, *hands_obj, *ends_obj, *roots_obj, *table_obj, *leaf;
+    if (!PyArg_ParseTuple(args, "IiOiOOiiiOOiOL", &owner, &top, &rank_obj, &side, &hands_obj, &ends_obj, &turn,
+                          &passes, &drawn, &roots_obj, &table_obj, &span, &leaf, &limit)) return NULL;
+    if (owner == 0 || top < 0 || top > 9 || turn < 0 || turn > 1 || span < 1 || passes < 0 || passes > 1) {
+        PyErr_SetString(PyExc_ValueError, "solve: two players on a set up to double-nine");
+        return NULL;
+    }
+    if (!tt && !(tt = PyMem_Calloc(TT_SIZE, sizeof(Entry)))) return PyErr_NoMemory();
+    Ctx c;
+    memset(&c, 0, sizeof c);
+    c.top = top;
+    c.ntiles = (top + 1) * (top + 2) / 2;
+    c.side = side;
+    c.span = span;
+    c.leaf = leaf;
+    c.limit = limit;
+    c.owner = owner;
+    for (int hi = 0, t = 0; hi <= top; hi++)
+        for (int lo = 0; lo <= hi; lo++, t++) {
+            c.high[t] = hi; c.low[t] = lo; c.pips[t] = hi + lo;
+            c.suit[hi] |= 1ULL << t; c.suit[lo] |= 1ULL << t;
+        }
+    if (int_list(rank_obj, c.rank, MAXTILES, "rank") != c.ntiles) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rank: one entry per tile");
+        return NULL;
+    }
+    for (int t = 0; t < c.ntiles; t++) c.order[t] = t;
+    for (int i = 1; i < c.ntiles; i++) {  /* heaviest first; equal pips: higher index first */
+        int t = c.order[i], j = i;
+        while (j > 0 && (c.pips[c.order[j - 1]] < c.pips[t]
+                         || (c.pips[c.order[j - 1]] == c.pips[t] && c.order[j - 1] < t))) { c.order[j] = c.order[j - 1]; j--; }
+        c.order[j] = t;
+    }
+    Pos p;
+    memset(&p, 0, sizeof p);
+    int ends[2];
+    if (int_list(ends_obj, ends, 2, "ends") != 2) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ends: two numbers"); return NULL; }
+    PyObject *fast = PySequence_Fast(hands_obj, "hands");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != 2) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "hands: two bit sets"); return NULL; }
+    for (int s = 0; s < 2; s++) {
+        p.hands[s] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, s));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return NULL; }
+        uint64_t h = p.hands[s];
+        if (h >> c.ntiles) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "hands: a tile outside the set"); return NULL; }
+        while (h) { int t = __builtin_ctzll(h); h &= h - 1; p.pips[s] += c.pips[t]; }
+        if (p.pips[s] >= span) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "span: below a hand's pips"); return NULL; }
+    }
+    Py_DECREF(fast);
+    p.ends[0] = ends[0]; p.ends[1] = ends[1]; p.turn = turn; p.passes = passes; p.drawn = drawn;
+    int roots[MAXTILES * 2], nroots = -1;
+    if (roots_obj != Py_None) {
+        if ((nroots = int_list(roots_obj, roots, MAXTILES * 2, "roots")) < 0) return NULL;
+        for (int i = 0; i < nroots; i++) {
+            int t = roots[i] < 0 ? -1 - roots[i] : roots[i] / 2, end = roots[i] < 0 ? -1 : roots[i] % 2;
+            if (t >= c.ntiles || !((p.hands[turn] >> t) & 1)
+                || (end >= 0 && c.high[t] != p.ends[end] && c.low[t] != p.ends[end])) {
+                PyErr_Format(PyExc_ValueError, "roots: %d is no legal move here", roots[i]);
+                return NULL;
+            }
+        }
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(table_obj, &view, PyBUF_WRITABLE | PyBUF_FORMAT) < 0) return NULL;
+    if (!view.format || strcmp(view.format, "d") != 0 || view.len / (Py_ssize_t)sizeof(double) < 4 * (Py_ssize_t)span * span) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "table: a writable buffer of 4 * span * span doubles");
+        return NULL;
+    }
+    c.table = (double *)view.buf;
+    c.table_len = view.len / (Py_ssize_t)sizeof(double);
+    double values[MAXTILES * 2];
+    if (nroots < 0) values[0] = search(&c, &p, -INFINITY, INFINITY);
+    for (int i = 0; i < nroots && !c.aborted; i++) {
+        int t = roots[i] < 0 ? -1 - roots[i] : roots[i] / 2, end = roots[i] < 0 ? -1 : roots[i] % 2;
+        values[i] = play(&c, &p, t, end, -INFINITY, INFINITY);
+    }
+    PyBuffer_Release(&view);
+    if (c.aborted) {
+        if (PyErr_Occurred()) return NULL;
+        return Py_BuildValue("(OL)", Py_None, c.nodes);
+    }
+    if (nroots < 0) return Py_BuildValue("(dL)", values[0], c.nodes);
+    PyObject *out = PyList_New(nroots);
+    if (!out) return NULL;
+    for (int i = 0; i < nroots; i++) {
+        PyObject *v = PyFloat_FromDouble(values[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return Py_BuildValue("(NL)", out, c.nodes);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", solve, METH_VARARGS, "Exact value of a closed two-player line hand (see the module comment)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_solve", "Compiled exact solver of closed two-player line hands.",
+                                    -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__solve(void) { return PyModule_Create(&module); }
