@@ -9,6 +9,13 @@ from its :class:`~boneyard.view.SeatView` of the mirror, ISMCTS from OpenSpiel's
 resampler that deals the opponent only hands consistent with his passes.  Every deal is played
 twice, the expert taking each seat once.
 
+OpenSpiel's game is one hand, so the mirror's target is 1 point by default (``--target``): whoever wins
+the hand wins the game, and the expert plays for that, as it plays for a game's end in any variant.
+A blocked hand with equal pip totals is a tie in OpenSpiel, so the mirror's ``tie_rule`` is ``no_score``
+(Block's default gives it to the lighter tile).
+(``--target 100``, Block's default, is the mirror of earlier sessions: the expert then plays the hand
+as the first of a game to 100, for its points.)
+
     python -m benchmarks.openspiel_adapter --deals 20 --sims 1000 --expert "expert:time=0.5"
 """
 
@@ -107,7 +114,7 @@ def make_resampler(rng: random.Random) -> Any:
 
 
 def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
-              clock: dict[str, list[float]] | None = None) -> float:
+              clock: dict[str, list[float]] | None = None, target: int = 1) -> float:
     """One game; the expert's return (positive: it won).  ``clock`` collects the seconds each
     side took per decision ("expert", "ismcts")."""
     clock = clock if clock is not None else {"expert": [], "ismcts": []}
@@ -119,7 +126,8 @@ def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
     for pair in deck[:2 * HAND]:
         state.apply_action(block_dominoes._DECK.index(pair))
     hands = [[to_tile(p) for p in state.hands[seat]] for seat in (0, 1)]
-    mirror = Game(make_rules("block", 2, {"first_lead": "random_player_any_tile"}))
+    mirror = Game(make_rules("block", 2, {"first_lead": "random_player_any_tile", "tie_rule": "no_score",
+                                            "target": target}))
     mirror.start_hand(HandSetup(hands, [to_tile(p) for p in deck[2 * HAND:]], leader=0))
     expert = make_player(expert_spec, seed=deal_seed)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed))
@@ -150,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sims", type=int, default=1000)
     parser.add_argument("--expert", default="expert:time=0.5")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--target", type=int, default=1,
+                        help="the mirror game's target (1: the one hand decides it, as in OpenSpiel)")
     parser.add_argument("--progress", action="store_true", help="print one line per game")
     args = parser.parse_args(argv)
     wins = losses = ties = 0
@@ -157,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     started = time.perf_counter()
     for deal in range(args.deals):
         for seat in (0, 1):
-            result = play_deal(args.seed * 1000 + deal, seat, args.expert, args.sims, clock)
+            result = play_deal(args.seed * 1000 + deal, seat, args.expert, args.sims, clock, args.target)
             wins += result > 0
             losses += result < 0
             ties += result == 0
