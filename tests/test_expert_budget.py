@@ -56,7 +56,7 @@ def test_all_deals_gives_up_beyond_its_limit() -> None:
 def test_few_consistent_deals_are_each_searched_once_then_the_search_stops() -> None:
     for game in itertools.islice(block_positions(9), 10):
         view = SeatView(game, game.turn)
-        found = search.Search(view, random.Random(0), race=False)
+        found = search.Search(view, random.Random(0), race=False, read=False)
         if found.deals is None or len(found.moves) < 2:
             continue
         found.run(5.0, 1000)
@@ -66,15 +66,35 @@ def test_few_consistent_deals_are_each_searched_once_then_the_search_stops() -> 
     pytest.fail("no position with few consistent deals")
 
 
+def test_reading_the_others_choices_keeps_each_deal_by_its_weight_and_the_likeliest_always() -> None:
+    """With the others' choices read (:mod:`.plays`), each consistent deal is searched at most once, the
+    likeliest always, and the search still stops when the list is done."""
+    for game in itertools.islice(block_positions(9), 10):
+        view = SeatView(game, game.turn)
+        found = search.Search(view, random.Random(0), race=False)
+        if found.deals is None or len(found.moves) < 2 or found.plays is None:
+            continue
+        weights = [found.plays.weight(hands) for hands, _ in found.deals]
+        if len(set(weights)) < 2:
+            continue  # every deal alike: nothing to show
+        found.run(5.0, 1000)
+        assert found._next_deal == len(found.deals)
+        assert 1 <= found.samples <= len(found.deals)
+        assert found.counts == [found.samples] * len(found.moves)
+        assert max(weights) <= 1.0 and min(weights) > 0.0
+        return
+    pytest.fail("no position with few consistent deals and a choice to read")
+
+
 def test_racing_drops_a_clearly_worse_move_and_stops_when_one_is_left() -> None:
     dropped = 0
     for seed, game in enumerate(itertools.islice(block_positions(3), 12)):
         view = SeatView(game, game.turn)
-        racing = search.Search(view, random.Random(seed))
+        racing = search.Search(view, random.Random(seed), read=False)  # every consistent deal comes
         if len(racing.moves) < 3:
             continue
         move = racing.run(5.0, 60)
-        everything = search.Search(view, random.Random(seed), race=False)
+        everything = search.Search(view, random.Random(seed), race=False, read=False)
         assert everything.run(5.0, 60) in everything.moves and everything.samples == 60
         assert everything.counts == [60] * len(everything.moves)  # without racing every move sees every deal
         assert move in racing.moves and racing.active[0] in range(len(racing.moves))
@@ -101,6 +121,7 @@ def test_a_forced_move_costs_no_search() -> None:
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("expert:race=2", "race=2 is not 0 or 1"),
+    ("expert:read=2", "read=2 is not 0 or 1"),
     ("expert:playouts=random", "playouts='random' is not 'doubles' or 'greedy'"),
 ])
 def test_bad_budget_options_are_refused(spec: str, message: str) -> None:

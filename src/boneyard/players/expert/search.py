@@ -48,6 +48,7 @@ from boneyard.players.expert.determinize import determinize, rules_of
 from boneyard.players.expert.fastsearch import FastRoot
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.objective import Objective as Objective  # re-exported: the review imports it from here
+from boneyard.players.expert.plays import PlayModel
 from boneyard.players.expert.sampling import Plan, all_deals, fill_plan, sample_deal
 from boneyard.state import NONE, Game
 from boneyard.tiles import Tile
@@ -65,6 +66,8 @@ RACE_START = 6
 RACE_MARGIN = 2.5
 #: consistent deals at most for searching every one of them instead of sampling (nothing can be drawn)
 ENUMERATE = 48
+#: sampled deals drawn at most for one kept under the others' earlier choices (:mod:`.plays`; the last is kept)
+PLAY_TRIES = 24
 
 
 def greedy_move(game: Game, rng: random.Random) -> Move:
@@ -137,10 +140,13 @@ class Search:
     """One decision's search (kept after the decision so the hint can explain it)."""
 
     def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
-                 race: bool = True, doubles_first: bool = True) -> None:
+                 race: bool = True, doubles_first: bool = True, read: bool = True) -> None:
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
+        #: the others' earlier choices as a likelihood of the deals (``read``; only where they say something)
+        model = PlayModel(view) if read else None
+        self.plays = model if model is not None and model.active else None
         self.ranked = heuristic.assess(view, self.info)
         self.moves = [item.move for item in self.ranked[:CANDIDATES]]
         self.objective = Objective(view)
@@ -158,6 +164,13 @@ class Search:
         self.racing = race
         #: every consistent deal, where few enough exist and the stock's order cannot matter (else ``None``)
         self.deals = self._enumerable()
+        self._next_deal = 0  #: the next of :attr:`deals` to search
+        #: per deal of :attr:`deals`, the chance it is searched: its weight under :attr:`plays` over the largest
+        self._keep: list[float] | None = None
+        if self.deals is not None and self.plays is not None:
+            weights = [self.plays.weight(hands) for hands, _ in self.deals]
+            top = max(weights)
+            self._keep = [weight / top for weight in weights]
         self._plan: Plan | None = None  #: the fill order of the sampled deals (worked out at the first)
         self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
@@ -175,8 +188,8 @@ class Search:
         if self.fast is not None:
             self.fast.budget = None if samples is not None else seconds
         while (samples is None or self.samples < samples) and len(self.active) > 1:
-            if self.deals is not None and self.samples >= len(self.deals):
-                break  # every deal searched: the values are the expectation itself
+            if self.deals is not None and self._next_deal >= len(self.deals):
+                break  # every deal searched (or passed over): the values are the expectation itself
             if not self.add_sample(deadline):
                 break
         return self.best()
@@ -197,11 +210,27 @@ class Search:
         A deal cut short by the deadline still counts towards the means (every move is tried at least
         once), but only complete deals enter the paired comparison of :meth:`best`."""
         if self.deals is not None:
-            hands, stock = self.deals[self.samples]
+            # each deal once; under the others' choices, each kept with its weight (a ratio estimate of the
+            # expectation over the posterior: the likeliest deal is always kept)
+            keep = self._keep
+            while True:
+                if self._next_deal >= len(self.deals):
+                    return False
+                number = self._next_deal
+                self._next_deal += 1
+                if keep is None or keep[number] >= 1.0 or self.rng.random() < keep[number]:
+                    break
+            hands, stock = self.deals[number]
         else:
             if self._plan is None:
                 self._plan = fill_plan(self.info)
             hands, stock = sample_deal(self.info, self.rng, self._plan)
+            plays = self.plays
+            if plays is not None:  # rejection sampling: keep a deal with its weight under the others' choices
+                for _ in range(PLAY_TRIES - 1):
+                    if self.rng.random() < plays.weight(hands):
+                        break
+                    hands, stock = sample_deal(self.info, self.rng, self._plan)
         seed = self.rng.getrandbits(32)
         fast = self.fast
         if fast is not None:
@@ -318,7 +347,7 @@ class ExpertPlayer:
     """Determinize and search (see the module docstring); ``time`` seconds per move, or ``samples`` deals."""
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
-                 race: int = 1, playouts: str = "doubles") -> None:
+                 race: int = 1, playouts: str = "doubles", read: int = 1) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
@@ -329,6 +358,9 @@ class ExpertPlayer:
             raise OptionError(f"expert: race={race!r} is not 0 or 1")
         if playouts not in ("doubles", "greedy"):
             raise OptionError(f"expert: playouts={playouts!r} is not 'doubles' or 'greedy'")
+        if read not in (0, 1) or isinstance(read, bool):
+            raise OptionError(f"expert: read={read!r} is not 0 or 1")
+        self.read = bool(read)
         self.name = "expert"
         self.race = bool(race)
         self.doubles_first = playouts == "doubles"
@@ -342,6 +374,6 @@ class ExpertPlayer:
         if len(moves) == 1:
             return moves[0]
         search = Search(view, random.Random(self.rng.getrandbits(64)), race=self.race,
-                        doubles_first=self.doubles_first)
+                        doubles_first=self.doubles_first, read=self.read)
         self.last = search
         return search.run(self.time, self.samples)
