@@ -357,3 +357,22 @@ def test_variants_pip_shows_one_variant_in_full() -> None:
         assert " ".join(spec["help"].split()[:3]) in " ".join(result.stdout.split())
     done = run("variants", "chess")
     one_line_error(done, "unknown variant 'chess'")
+
+
+def test_simulate_json_starts_without_rich_or_the_record_module() -> None:
+    # the command line imports Rich and boneyard.record only in the commands that use them
+    script = ("import sys\nfrom boneyard.cli import main\nsys.argv = ['boneyard', *sys.argv[1:]]\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print(sorted(m for m in sys.modules if m == 'rich' or m == 'boneyard.record'))")
+    done = subprocess.run([sys.executable, "-c", script, "simulate", "block", "--players", "2", "--ai",
+                           "random,random", "--games", "2", "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    summary, loaded = done.stdout.strip().splitlines()
+    assert json.loads(summary)["games"] == 2
+    assert loaded == "[]"
+
+
+def test_simulate_table_still_prints_with_rich() -> None:
+    done = run("simulate", "block", "--players", "2", "--ai", "random,random", "--games", "3", "--seed", "4")
+    assert done.returncode == 0, done.stderr
+    assert "per level" in done.stdout and "games/s" in done.stdout

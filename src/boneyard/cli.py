@@ -14,10 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from boneyard import record
 from boneyard.errors import BoneyardError, OptionError, RecordError
 from boneyard.options import parse_assignments, specs
 from boneyard.players.base import split_specs
@@ -26,6 +23,9 @@ from boneyard.state import Game
 
 if TYPE_CHECKING:
     from boneyard.terminal import TerminalSession
+
+# Rich, the record module and the front ends' own modules are imported inside the commands that use
+# them, so a command starts without them (``boneyard simulate ... --json`` loads no Rich at all).
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Boneyard: domino games to play, study and simulate.")
@@ -157,6 +157,7 @@ def _new_session(variant: str | None, players: int, seed: int | None, option: li
 def _resume_session(resume: Path, save: Path | None, force: bool, variant: str | None, players: int | None,
                     seed: int | None, option: list[str] | None, ai: str | None,
                     name: str | None) -> TerminalSession | None:
+    from boneyard import record
     from boneyard.chance import HandChance
     from boneyard.terminal import check_save_path, result_line, resume_levels, start_session
 
@@ -196,6 +197,8 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="print the replay as one JSON object")] = False,
 ) -> None:
     """Replay a game record and print it (RECORD.md)."""
+    from boneyard import record
+
     try:
         data = record.load(file)
     except BoneyardError as error:
@@ -296,6 +299,9 @@ def simulate(
     if as_json:
         typer.echo(json.dumps(result))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     table = Table(title=f"{result['variant']}, {players} players, {result['games']} games, seed {seed}")
     for column in ("seat", "player", "wins", "mean points"):
@@ -323,19 +329,27 @@ def simulate(
 @contextmanager
 def progress_bar(what: str, *, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
     """A Rich progress bar for long work, shown only when ``enabled`` and standard output is a terminal;
-    yields the ``progress(done, total)`` callback to hand to the work."""
+    yields the ``progress(done, total)`` callback to hand to the work.  Not ``enabled``: Rich is not loaded."""
+    if not enabled:
+        yield _no_progress
+        return
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
     console = Console()
     with Progress(f"[progress.description]{what}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console, transient=True,
-                  disable=not (enabled and console.is_terminal)) as bar:
+                  disable=not console.is_terminal) as bar:
         job = bar.add_task(what, total=None)
 
         def advance(done: int, total: int) -> None:
             bar.update(job, completed=done, total=total)
 
         yield advance
+
+
+def _no_progress(done: int, total: int) -> None:
+    """The progress callback of a run that shows none."""
 
 
 def stats_levels(result: dict[str, object]) -> list[object]:

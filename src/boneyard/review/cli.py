@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 import typer
 
-from boneyard import record
 from boneyard.errors import BoneyardError
 
 
@@ -22,6 +21,7 @@ def default_seat(data: dict[str, Any]) -> int:
 def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds: float | None,
                samples: int | None, seed: int, write: Path | None, force: bool, hindsight: bool) -> str:
     """The command's work; returns what to print.  Bad input is a :class:`BoneyardError`."""
+    from boneyard import record
     from boneyard.players.expert.search import DEFAULT_TIME  # the search is imported only when it runs
     from boneyard.review.analysis import Settings, review
     from boneyard.review.report import annotate, review_json, review_text

@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from boneyard.errors import BoneyardError
 from boneyard.options import non_defaults, parse_assignments
 from boneyard.rules.base import find_variant
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _fmt(value: object, digits: int = 1) -> str:
@@ -28,6 +29,8 @@ def _fmt(value: object, digits: int = 1) -> str:
 
 def print_report(result: dict[str, Any], console: Console) -> None:
     """The win-rate table, the ratings and where the files went."""
+    from rich.table import Table
+
     settings = result["settings"]
     title = (f"{settings['variant']} {settings['format']}, {settings['seats']} seats, "
              f"{result['games_played']} games, seed {settings['seed']}"
@@ -117,6 +120,8 @@ def register(app: typer.Typer) -> None:
             slim["plots"] = {key: value for key, value in files.items() if key.endswith(("_png", "_svg"))}
             typer.echo(json.dumps(finite(slim)))
             return
+        from rich.console import Console
+
         print_report(result, Console())
 
 
