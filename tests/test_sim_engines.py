@@ -19,7 +19,7 @@ import pytest
 
 from boneyard import chance
 from boneyard.chance import Chance, SplitMix, shuffle
-from boneyard.errors import OptionError, VariantError
+from boneyard.errors import OptionError
 from boneyard.fast import FastGame, engine, unsupported
 from boneyard.players.base import GreedyPlayer, RandomPlayer, fast_order, move_order
 from boneyard.rules.base import VARIANTS, make_rules
@@ -164,7 +164,7 @@ def test_the_commands_take_an_engine() -> None:
     assert "Traceback" not in bad.output
 
 
-KERNEL_CONFIGS = [config for config in CONFIGS if config[0] != "pip"]  #: the kernel plays every line game
+KERNEL_CONFIGS = CONFIGS  #: the kernel plays every variant (PIP by pip_rollout)
 
 
 @pytest.mark.parametrize(("variant", "players", "options"), KERNEL_CONFIGS)
@@ -288,8 +288,3 @@ def test_a_hand_finished_in_the_kernel_is_the_hand_python_finishes(
             outcomes.append((moves, game.hands, game.stock_pos, game.placed, game.scores, game.last_end,
                              game.last_winner, game.finished, [stream.state for stream in streams]))
         assert outcomes[0] == outcomes[1], (variant, seed)
-
-
-def test_pip_has_no_random_player_playout_of_line_actions() -> None:
-    with pytest.raises(VariantError, match="line games"):
-        FastGame("pip", 3, seed=1).finish_as_random([SplitMix(seat) for seat in range(3)])

@@ -499,10 +499,317 @@ static PyObject *shuffle(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(i);
 }
 
+/* ---------------------------------------------------------------- PIP
+ * A round of boneyard.fast.pip.FastPip played to its end as the random player does.  The same
+ * representation: a tile is its index (below 128, so a hand is two 64-bit words), the table is what
+ * each placed tile k shows (shown[k]) and how many of its faces are free (free[k]), open[] the table
+ * tiles with a free face, and the owed doubles a stack of (k, plays owed).  An action is
+ * (2 * tile + which) * targets + k, then draw, passing and give_base + tile.
+ *
+ * Only the move mechanics are here (which tiles fit an end, what a placed tile shows, drawing, passing,
+ * giving, the round ending when a hand is empty or every player passed in turn).  The rules' decisions
+ * come from tables Python fills from the rule functions of boneyard.rules.pip (FastPip.pip_kernel_config):
+ * the owed doubles after a play (settle_doubles) and what a directional tile does (directional_effect).
+ * Hand values, the round winner and the end of the game are Python's, after the kernel returns.
+ *
+ * The random player's choice order for PIP is boneyard.fast.pip.listing_key's: by tile, then the table
+ * tile joined, then the half (the second half of Tile.halves first); gives by tile.  The legal actions
+ * are generated in that order. */
+#define PIP_WORDS 2
+#define PIP_SPAN 128
+#define PIP_TARGETS 72
+#define PIP_STOCK 72
+#define PIP_ACTIONS (2 * 71 * 71 + 2)
+#define PIP_SETTLE 64        /* settle table: (top owed 0-15, joins the top, owes) */
+#define PIP_EFFECT (4 * MAXP * 2 * PIP_STOCK)
+enum { PIP_DOMINO, PIP_BLOCKED };  /* boneyard.fast.engine's _ENDS */
+
+typedef struct {
+    int players, letters_open, forbid_nested, skip_after_forced, hub_faces, toe_plays, targets;
+    int draw, passing, give_base, span, wild, max_pips, letters[4];
+    int high[PIP_SPAN], low[PIP_SPAN], letter[PIP_SPAN];
+    int settle[PIP_SETTLE], effect[PIP_EFFECT], effect_stock;
+    uint64_t hands[MAXP][PIP_WORDS];
+    int stock[PIP_STOCK], stock_len, stock_pos;
+    int turn, direction, passes, drawn, placed, forced_draw, give_pending, hand_number, lead_tile;
+    int shown[PIP_TARGETS], free[PIP_TARGETS];
+    uint64_t open[PIP_WORDS];
+    int pending_k[PIP_TARGETS], pending_owed[PIP_TARGETS], npending;
+    int in_hand, end, end_seat;
+    uint64_t streams[MAXP];
+} Pip;
+
+static inline int pip_has(const uint64_t *set, int i) { return (int)(set[i >> 6] >> (i & 63) & 1); }
+static inline void pip_flip(uint64_t *set, int i) { set[i >> 6] ^= 1ULL << (i & 63); }
+static inline int pip_empty(const uint64_t *set) { return !(set[0] | set[1]); }
+static inline int pip_next(const Pip *g, int seat, int steps) {
+    return ((seat + steps * g->direction) % g->players + g->players) % g->players;
+}
+static inline int pip_is_letter(const Pip *g, int half) {
+    return half == g->letters[0] || half == g->letters[1] || half == g->letters[2] || half == g->letters[3];
+}
+
+/* the legal actions in the random player's choice order (FastPip.legal_actions, then listing_key) */
+static int pip_legal(const Pip *g, int *out) {
+    const uint64_t *hand = g->hands[g->turn];
+    int n = 0;
+    if (g->give_pending) {
+        for (int t = 0; t < g->span; t++) if (pip_has(hand, t)) out[n++] = g->give_base + t;
+        return n;
+    }
+    if (g->forced_draw) { out[0] = g->draw; return 1; }
+    if (!g->placed) {
+        if (g->lead_tile >= 0 && pip_has(hand, g->lead_tile)) out[n++] = (g->lead_tile << 1) * g->targets;
+        return n;
+    }
+    int only = g->npending ? g->pending_k[g->npending - 1] : -1;
+    for (int t = 0; t < g->span; t++) {
+        if (!pip_has(hand, t) || (only >= 0 && g->forbid_nested && g->high[t] == g->low[t])) continue;
+        int high = g->high[t], low = g->low[t];
+        for (int k = only >= 0 ? only : 0; k < (only >= 0 ? only + 1 : g->targets); k++) {
+            if (only < 0 && !pip_has(g->open, k)) continue;
+            int v = g->shown[k], number = v <= g->max_pips;
+            int base = (t << 1) * g->targets + k;
+            if (high != low && (!number || low == v || low == g->wild)) out[n++] = base + g->targets;
+            if (!pip_is_letter(g, high) && (!number || high == v || high == g->wild)) out[n++] = base;
+        }
+    }
+    if (n) return n;
+    out[0] = g->drawn == 0 && g->stock_pos < g->stock_len ? g->draw : g->passing;
+    return 1;
+}
+
+static void pip_end(Pip *g, int end, int seat) { g->in_hand = 0; g->end = end; g->end_seat = seat; }
+
+/* FastPip.apply's mechanics; the owed doubles and the directional effects by the tables */
+static void pip_apply(Pip *g, int action) {
+    int seat = g->turn;
+    uint64_t *hand = g->hands[seat];
+    if (action >= g->give_base) {
+        int tile = action - g->give_base, receiver = pip_next(g, seat, 1);
+        pip_flip(hand, tile);
+        g->hands[receiver][tile >> 6] |= 1ULL << (tile & 63);
+        g->give_pending = 0;
+        g->passes = g->drawn = 0;
+        g->turn = g->skip_after_forced ? pip_next(g, receiver, 1) : receiver;
+        if (pip_empty(hand)) pip_end(g, PIP_DOMINO, seat);
+        return;
+    }
+    if (action == g->draw) {
+        int tile = g->stock[g->stock_pos++];
+        hand[tile >> 6] |= 1ULL << (tile & 63);
+        if (g->forced_draw) {
+            g->forced_draw = 0;
+            if (g->skip_after_forced) g->turn = pip_next(g, seat, 1);
+        } else {
+            g->drawn++;
+        }
+        g->passes = 0;
+        return;
+    }
+    if (action == g->passing) {
+        g->passes = g->drawn == 0 ? g->passes + 1 : 0;
+        g->drawn = 0;
+        if (g->passes >= g->players) pip_end(g, PIP_BLOCKED, -1);
+        else g->turn = pip_next(g, seat, 1);
+        return;
+    }
+    int pair = action / g->targets, k = action % g->targets, tile = pair >> 1, which = pair & 1;
+    pip_flip(hand, tile);
+    int placed = ++g->placed, high = g->high[tile], low = g->low[tile];
+    if (placed == 1) {
+        g->shown[1] = g->hand_number;
+        g->free[1] = g->hub_faces;
+        g->open[0] = g->open[1] = 0;
+        pip_flip(g->open, 1);
+    } else {
+        if (!--g->free[k]) pip_flip(g->open, k);
+        if (high == low) {
+            int parent = g->shown[k];
+            g->shown[placed] = high == g->wild && parent <= g->max_pips ? parent : high;
+            g->free[placed] = g->toe_plays;
+        } else {
+            g->shown[placed] = which == 0 ? low : high;
+            g->free[placed] = 1;
+        }
+        if (!pip_is_letter(g, g->shown[placed]) || g->letters_open) g->open[placed >> 6] |= 1ULL << (placed & 63);
+    }
+    g->passes = g->drawn = 0;
+    if (pip_empty(hand)) { pip_end(g, PIP_DOMINO, seat); return; }
+    if (placed > 1) {  /* settle_doubles, by its table */
+        int top = g->npending ? g->npending - 1 : -1;
+        int owed = top >= 0 ? g->pending_owed[top] : 0, on_top = top >= 0 && g->pending_k[top] == k;
+        int out = g->settle[(owed * 2 + on_top) * 2 + (high == low)];
+        if (top >= 0) {  /* the top entry: kept, with the plays it is still owed, or gone */
+            if (out >> 4) g->pending_owed[top] = out >> 4;
+            else g->npending--;
+        }
+        if (out & 15) { g->pending_k[g->npending] = placed; g->pending_owed[g->npending++] = out & 15; }
+    }
+    int letter = g->letter[tile];
+    if (letter < 0) { g->turn = pip_next(g, seat, 1); return; }
+    int left = g->stock_len - g->stock_pos;
+    int effect = g->effect[((letter * g->players + seat) * 2 + (g->direction < 0)) * g->effect_stock + left];
+    g->turn = effect >> 4;
+    g->direction = (effect >> 2 & 3) - 1;
+    g->forced_draw = effect >> 1 & 1;
+    g->give_pending = effect & 1;
+}
+
+static PyObject *pip_ints(const int *values, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(values[i]));
+    return list;
+}
+
+/* pip_rollout(config, state, streams, trace) -> (end, end_seat, scalars, hands, shown, free, open, pending,
+ *                                               moves, streams, trace)
+ * config (FastPip.pip_kernel_config): players, letters_open, forbid_nested, draw_tile_skips, hub faces, toe
+ *   plays, targets, draw, passing, give_base, span, W, MAX_PIPS, stock span of the effect table, then the
+ *   lists letters (S, R, A, D), high, low and letter index of each tile, the settle and effect tables;
+ * state (FastPip.kernel_state): hands (two words per seat, low first), stock, then stock_pos, turn,
+ *   direction, passes, drawn, placed, forced_draw, give_pending, hand_number, lead tile (-1: none), then
+ *   shown, free, open (two words) and the owed doubles flat (k, owed, ...).  The scalars come back in
+ *   the same order from turn on. */
+static PyObject *pip_rollout(PyObject *self, PyObject *args) {
+    PyObject *config, *state, *streams;
+    int want_trace;
+    if (!PyArg_ParseTuple(args, "O!O!O!p", &PyTuple_Type, &config, &PyTuple_Type, &state, &PyList_Type, &streams,
+                          &want_trace)) return NULL;
+    Pip *g = PyMem_Calloc(1, sizeof(Pip));
+    int *actions = PyMem_Malloc(sizeof(int) * PIP_ACTIONS);
+    PyObject *trace = NULL, *result = NULL;
+    if (!g || !actions) { PyErr_NoMemory(); goto done; }
+    if (PyTuple_GET_SIZE(config) != 20 || PyTuple_GET_SIZE(state) != 17) {
+        PyErr_SetString(PyExc_ValueError, "config needs 20 items and state 17");
+        goto done;
+    }
+    int c[14];
+    for (int i = 0; i < 14; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(config, i));
+        if (x == -1 && PyErr_Occurred()) goto done;
+        c[i] = (int)x;
+    }
+    g->players = c[0]; g->letters_open = c[1]; g->forbid_nested = c[2]; g->skip_after_forced = c[3];
+    g->hub_faces = c[4]; g->toe_plays = c[5]; g->targets = c[6]; g->draw = c[7]; g->passing = c[8];
+    g->give_base = c[9]; g->span = c[10]; g->wild = c[11]; g->max_pips = c[12]; g->effect_stock = c[13];
+    if (g->players < 2 || g->players > MAXP || g->targets < 2 || g->targets > PIP_TARGETS || g->span < 1
+        || g->span > PIP_SPAN || g->effect_stock < 1 || g->effect_stock > PIP_STOCK) {
+        PyErr_SetString(PyExc_ValueError, "config: players, targets, span or stock out of the kernel's range");
+        goto done;
+    }
+    if (int_list(PyTuple_GET_ITEM(config, 14), g->letters, 4, "letters") != 4
+        || int_list(PyTuple_GET_ITEM(config, 15), g->high, PIP_SPAN, "high") != g->span
+        || int_list(PyTuple_GET_ITEM(config, 16), g->low, PIP_SPAN, "low") != g->span
+        || int_list(PyTuple_GET_ITEM(config, 17), g->letter, PIP_SPAN, "letter") != g->span
+        || int_list(PyTuple_GET_ITEM(config, 18), g->settle, PIP_SETTLE, "settle") != PIP_SETTLE
+        || int_list(PyTuple_GET_ITEM(config, 19), g->effect, PIP_EFFECT, "effect")
+           != 4 * g->players * 2 * g->effect_stock) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "config: a list of the wrong length");
+        goto done;
+    }
+    PyObject *hands = PyTuple_GET_ITEM(state, 0);
+    if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != 2 * g->players) {
+        PyErr_SetString(PyExc_ValueError, "hands: two words per seat");
+        goto done;
+    }
+    for (int s = 0; s < g->players; s++)
+        for (int w = 0; w < PIP_WORDS; w++) {
+            g->hands[s][w] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, 2 * s + w));
+            if (PyErr_Occurred()) goto done;
+        }
+    if ((g->stock_len = int_list(PyTuple_GET_ITEM(state, 1), g->stock, PIP_STOCK, "stock")) < 0) goto done;
+    int sc[10];
+    for (int i = 0; i < 10; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(state, 2 + i));
+        if (x == -1 && PyErr_Occurred()) goto done;
+        sc[i] = (int)x;
+    }
+    g->stock_pos = sc[0]; g->turn = sc[1]; g->direction = sc[2]; g->passes = sc[3]; g->drawn = sc[4];
+    g->placed = sc[5]; g->forced_draw = sc[6]; g->give_pending = sc[7]; g->hand_number = sc[8]; g->lead_tile = sc[9];
+    if (int_list(PyTuple_GET_ITEM(state, 12), g->shown, PIP_TARGETS, "shown") != g->targets
+        || int_list(PyTuple_GET_ITEM(state, 13), g->free, PIP_TARGETS, "free") != g->targets) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shown, free: one per target");
+        goto done;
+    }
+    for (int w = 0; w < PIP_WORDS; w++) {
+        g->open[w] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(state, 14 + w));
+        if (PyErr_Occurred()) goto done;
+    }
+    int flat[2 * PIP_TARGETS];
+    int nflat = int_list(PyTuple_GET_ITEM(state, 16), flat, 2 * PIP_TARGETS, "pending");
+    if (nflat < 0) goto done;
+    g->npending = nflat / 2;
+    for (int i = 0; i < g->npending; i++) { g->pending_k[i] = flat[2 * i]; g->pending_owed[i] = flat[2 * i + 1]; }
+    if (g->stock_pos < 0 || g->stock_pos > g->stock_len || g->turn < 0 || g->turn >= g->players
+        || (g->direction != 1 && g->direction != -1) || g->placed < 0 || g->placed >= g->targets
+        || g->lead_tile >= g->span) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent state");
+        goto done;
+    }
+    for (int i = 0; i < g->npending; i++)
+        if (g->pending_owed[i] < 1 || g->pending_owed[i] > 15) { PyErr_SetString(PyExc_ValueError, "pending: owed plays 1-15"); goto done; }
+    for (int t = 0; t < g->stock_len; t++)
+        if (g->stock[t] < 0 || g->stock[t] >= g->span) { PyErr_SetString(PyExc_ValueError, "stock: tile out of range"); goto done; }
+    if (PyList_GET_SIZE(streams) != g->players) { PyErr_SetString(PyExc_ValueError, "streams: one per seat"); goto done; }
+    for (int s = 0; s < g->players; s++) {
+        g->streams[s] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(streams, s));
+        if (PyErr_Occurred()) goto done;
+    }
+    if (want_trace && !(trace = PyList_New(0))) goto done;
+    g->in_hand = 1;
+    g->end_seat = -1;
+    long moves = 0;
+    while (g->in_hand) {
+        int n = pip_legal(g, actions);
+        if (n == 0) { PyErr_SetString(PyExc_ValueError, "no legal action (the lead tile is not in hand)"); goto done; }
+        int action = n > 1 ? actions[below(&g->streams[g->turn], n)] : actions[0];
+        if (trace) {
+            PyObject *pair = Py_BuildValue("(ii)", n, action);
+            if (!pair || PyList_Append(trace, pair) < 0) { Py_XDECREF(pair); goto done; }
+            Py_DECREF(pair);
+        }
+        if (action < g->draw && g->placed + 1 >= g->targets) { PyErr_SetString(PyExc_ValueError, "the table is full"); goto done; }
+        if (action == g->draw && g->stock_pos >= g->stock_len) { PyErr_SetString(PyExc_ValueError, "draw from an empty stock"); goto done; }
+        pip_apply(g, action);
+        moves++;
+    }
+    {
+        PyObject *out_hands = PyList_New(2 * g->players), *out_streams = PyList_New(g->players);
+        int pend[2 * PIP_TARGETS];
+        for (int i = 0; i < g->npending; i++) { pend[2 * i] = g->pending_k[i]; pend[2 * i + 1] = g->pending_owed[i]; }
+        PyObject *out_shown = pip_ints(g->shown, g->targets), *out_free = pip_ints(g->free, g->targets);
+        PyObject *out_pending = pip_ints(pend, 2 * g->npending);
+        if (!out_hands || !out_streams || !out_shown || !out_free || !out_pending) {
+            Py_XDECREF(out_hands); Py_XDECREF(out_streams); Py_XDECREF(out_shown); Py_XDECREF(out_free);
+            Py_XDECREF(out_pending);
+            goto done;
+        }
+        for (int s = 0; s < g->players; s++) {
+            for (int w = 0; w < PIP_WORDS; w++)
+                PyList_SET_ITEM(out_hands, 2 * s + w, PyLong_FromUnsignedLongLong(g->hands[s][w]));
+            PyList_SET_ITEM(out_streams, s, PyLong_FromUnsignedLongLong(g->streams[s]));
+        }
+        PyObject *end_seat = g->end_seat < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g->end_seat);
+        result = Py_BuildValue("(iN(iiiiiiii)NNN(KK)NlNN)", g->end, end_seat, g->turn, g->direction, g->passes,
+                               g->drawn, g->placed, g->stock_pos, g->forced_draw, g->give_pending, out_hands,
+                               out_shown, out_free, (unsigned long long)g->open[0], (unsigned long long)g->open[1],
+                               out_pending, moves, out_streams, trace ? trace : Py_NewRef(Py_None));
+        trace = NULL;
+    }
+done:
+    Py_XDECREF(trace);
+    PyMem_Free(actions);
+    PyMem_Free(g);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"shuffle", shuffle, METH_VARARGS, "Random.shuffle's swaps from given Mersenne Twister outputs (see chance.shuffle)."},
     {"deal", deal, METH_VARARGS, "Deal a pool of tiles into hands of given sizes avoiding banned tiles."},
     {"rollout", rollout, METH_VARARGS, "Play a hand to its end with random legal actions (see boneyard.fast.engine)."},
+    {"pip_rollout", pip_rollout, METH_VARARGS, "Play a PIP round to its end as the random player (see boneyard.fast.pip)."},
     {NULL, NULL, 0, NULL},
 };
 

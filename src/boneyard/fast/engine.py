@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from boneyard.state import Game
 
 try:  # the optional compiled kernel (setup.py builds it when a C compiler is present)
-    from boneyard.fast import _kernel
+    from boneyard.fast import _kernel as _kernel  # (re-exported: FastPip reads it too)
 except ImportError:  # pragma: no cover - depends on the build
     _kernel = None  # type: ignore[assignment]
 
@@ -1060,10 +1060,7 @@ class FastGame:
         the compiled kernel plays it, else Python: the same hand either way, and the streams are left
         where the hand took them.  The hand's undo history is dropped and the table is left as it was;
         hands, stock, scores and the result are final.  Returns how many actions were taken.  (PIP's
-        :class:`~boneyard.fast.pip.FastPip` has other actions: it plays its rounds out with
-        :meth:`finish_randomly` only.)"""
-        if type(self) is not FastGame:
-            raise VariantError(f"finish_as_random plays the line games, not {self.rules.name}")
+        :class:`~boneyard.fast.pip.FastPip` too, with its own actions, choice order and kernel.)"""
         if not self.in_hand:
             return 0
         if not self.kernel_plays:
@@ -1073,6 +1070,10 @@ class FastGame:
                 taken += 1
             self.drop_history()
             return taken
+        return self._kernel_finish(streams)
+
+    def _kernel_finish(self, streams: Sequence[SplitMix]) -> int:
+        """The rest of the hand in the compiled kernel (:meth:`finish_as_random` where it plays)."""
         made = self._kernel_args
         if made is None or made[0] != self._dice:
             made = self._kernel_args = (self._dice, self.kernel_config(), self.kernel_tables())

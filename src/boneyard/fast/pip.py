@@ -28,8 +28,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from boneyard.chance import deal_indices
+from boneyard.chance import SplitMix, deal_indices
 from boneyard.errors import IllegalMoveError
+from boneyard.fast import engine as fast_engine
 from boneyard.fast.engine import FastGame, bits
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, SetupError, make_rules
@@ -46,7 +47,7 @@ from boneyard.rules.pip import (
     starter_drawer,
     starter_holder,
 )
-from boneyard.tiles import LETTERS, MAX_PIPS, Tile, W, pip_set
+from boneyard.tiles import LETTERS, MAX_PIPS, A, D, R, S, Tile, W, pip_set
 
 PIP_TILES: Final = pip_set()
 PIP_INDICES: Final = tuple(tile.index for tile in PIP_TILES)  #: the set's tiles in its order, as Chance deals them
@@ -64,6 +65,13 @@ DOUBLES: Final = sum(1 << tile.index for tile in PIP_TILES if tile.is_double)
 #: FIT[n]: the tiles that can join an end showing the number n (by an n half or a wild half)
 FIT: Final = tuple(sum(1 << tile.index for tile in PIP_TILES if n in tile.halves or W in tile.halves)
                    for n in range(MAX_PIPS + 1))
+
+
+_WORD: Final = (1 << 64) - 1  #: the compiled kernel holds a set of tile indices (below 128) as two words
+_LETTER_ORDER: Final = (S, R, A, D)  #: the kernel's letter index of a directional tile
+_STOCK_SPAN: Final = len(PIP_TILES) + 1  #: tiles left in the stock: 0 to 70
+#: the kernel's config by rules (FastPip.pip_kernel_config), its tables filled once per rules
+_KERNEL_CONFIGS: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
 def action_tile(action: int) -> int:
@@ -93,7 +101,7 @@ class FastPip(FastGame):
         self.rules = rules
         opts = rules.options
         self.players = rules.players
-        self._mode = -1  # no line-game scoring mode; the compiled kernel does not play PIP
+        self._mode = -1  # no line-game scoring mode (the compiled kernel plays PIP by pip_rollout)
         self.arms = 2  # no arms: the base's per-arm lists stay small and unused
         self.draw = 2 * SPAN * TARGETS
         self.passing = self.draw + 1
@@ -372,6 +380,81 @@ class FastPip(FastGame):
         self.drop_history()
         return taken
 
+    # ------------------------------------------------------------------ the random player, compiled
+    def choice_order(self, actions: list[int]) -> list[int]:
+        """``actions`` in the order a player chooses from (``players.base.move_order``): placements by
+        :func:`listing_key`; a draw, a pass or gives (by tile) come alone and in that order already."""
+        if len(actions) < 2 or actions[0] >= self.draw:
+            return actions
+        return sorted(actions, key=listing_key)
+
+    @property
+    def kernel_plays(self) -> bool:
+        """Whether :meth:`finish_as_random` runs in the compiled kernel (``pip_rollout``): it is built."""
+        return fast_engine._kernel is not None
+
+    def _kernel_finish(self, streams: Sequence[SplitMix]) -> int:
+        kernel = fast_engine._kernel
+        assert kernel is not None
+        end, seat, scalars, hands, shown, free, open_words, pending, moves, states, _ = kernel.pip_rollout(
+            self.pip_kernel_config(), self.kernel_state(), [stream.state for stream in streams], False)
+        for stream, state in zip(streams, states, strict=True):
+            stream.state = state
+        self._adopt_round(scalars, hands, shown, free, open_words, pending)
+        self._end_hand(fast_engine._ENDS[end], seat)
+        self._end_saved = None
+        return moves
+
+    def _adopt_round(self, scalars: Sequence[int], hands: Sequence[int], shown: list[int], free: list[int],
+                     open_words: Sequence[int], pending: Sequence[int]) -> None:
+        """The position the kernel's round ended in (``pip_rollout``'s results), without undo history."""
+        (self.turn, self.direction, self.passes, self.drawn, self.placed, self.stock_pos, forced,
+         give) = scalars
+        self.forced_draw = bool(forced)
+        self.give_pending = bool(give)
+        self.hands = [hands[2 * seat] | hands[2 * seat + 1] << 64 for seat in range(self.players)]
+        self.shown = shown
+        self.free = free
+        self.open_mask = open_words[0] | open_words[1] << 64
+        self.pending = tuple(zip(pending[::2], pending[1::2], strict=True))
+        self.drop_history()
+
+    def pip_kernel_config(self) -> tuple[object, ...]:
+        """The rules as the compiled kernel's ``pip_rollout`` takes them (see ``_kernel.c``): the options,
+        the set's halves, and two tables filled here from the rule functions, so the kernel holds no rule
+        of PIP.  ``settle``, by ``(o * 2 + j) * 2 + d`` (the newest owed double's plays owed ``o``, 0: none;
+        ``j``: the play joins it; ``d``: the play is a double), is :func:`~boneyard.rules.pip.settle_doubles`
+        as ``kept << 4 | pushed`` (the plays that double is still owed, 0: settled; those the new double
+        is owed, 0: none).  ``effect``, by ``((letter * players + seat) * 2 + (direction < 0)) * 71 +
+        stock left``, is :func:`~boneyard.rules.pip.directional_effect` as ``turn << 4 | (direction + 1)
+        << 2 | forced_draw << 1 | give``.  Kept per rules: a simulation fills them once."""
+        opts = self.rules.options
+        key = (self.players, opts)
+        made = _KERNEL_CONFIGS.get(key)
+        if made is None:
+            effect = [0] * (len(_LETTER_ORDER) * self.players * 2 * _STOCK_SPAN)
+            for letter_index, letter in enumerate(_LETTER_ORDER):
+                for seat in range(self.players):
+                    for backwards, direction in enumerate((1, -1)):
+                        base = ((letter_index * self.players + seat) * 2 + backwards) * _STOCK_SPAN
+                        for left in range(_STOCK_SPAN):
+                            turn, after, forced, give = directional_effect(
+                                letter, seat, self.players, direction, left, opts.two_player_reverse_skips)
+                            effect[base + left] = turn << 4 | (after + 1) << 2 | int(forced) << 1 | int(give)
+            letters = [_LETTER_ORDER.index(high) if high in LETTERS else -1 for high in HIGH]
+            made = (self.players, int(self._letters_open), int(self._forbid_nested), int(self._skip_after_forced),
+                    HUB_FACES, TOE_PLAYS, TARGETS, self.draw, self.passing, self.give_base, SPAN, W, MAX_PIPS,
+                    _STOCK_SPAN, list(_LETTER_ORDER), list(HIGH), list(LOW), letters, _settle_table(), effect)
+            _KERNEL_CONFIGS[key] = made
+        return made
+
+    def kernel_state(self) -> tuple[object, ...]:
+        """The round in progress as the compiled kernel's ``pip_rollout`` takes it."""
+        return ([word for hand in self.hands for word in (hand & _WORD, hand >> 64)], self.stock, self.stock_pos,
+                self.turn, self.direction, self.passes, self.drawn, self.placed, int(self.forced_draw),
+                int(self.give_pending), self.hand_number, self.lead_mask.bit_length() - 1, self.shown, self.free,
+                self.open_mask & _WORD, self.open_mask >> 64, [number for owed in self.pending for number in owed])
+
     # ------------------------------------------------------------------ conversions
     def to_move(self, action: int) -> Move:
         """The reference :class:`~boneyard.moves.Move` of ``action`` in the current position."""
@@ -410,6 +493,30 @@ class FastPip(FastGame):
     def tiles_of(self, seat: int) -> list[Tile]:
         """The tiles in ``seat``'s hand."""
         return [tile_at(index) for index in bits(self.hands[seat])]
+
+
+def _settle_table() -> list[int]:
+    """:func:`~boneyard.rules.pip.settle_doubles` as the kernel's table (see :meth:`FastPip.pip_kernel_config`),
+    asked with stand-in table positions under an owed double it must leave alone."""
+    below, top, other, new = -1, -2, -3, -4  # no table position: none equals another
+    table = [0] * 64
+    for owed in range(16):
+        for joins in (0, 1) if owed else (0,):
+            for owes in (0, 1):
+                start: tuple[tuple[int, int], ...] = ((below, 1), (top, owed)) if owed else ()
+                after = settle_doubles(start, top if joins else other, new, bool(owes))
+                kept = pushed = 0
+                rest = after[1:] if owed else after
+                if owed and after[:1] != ((below, 1),):
+                    raise AssertionError("settle_doubles changed an older owed double")
+                if rest and rest[0][0] == top:
+                    kept, rest = rest[0][1], rest[1:]
+                if rest and rest[0][0] == new:
+                    pushed, rest = rest[0][1], rest[1:]
+                if rest or not 0 <= kept < 16 or not 0 <= pushed < 16:
+                    raise AssertionError(f"settle_doubles gives {after}: more than the kernel's table holds")
+                table[(owed * 2 + joins) * 2 + owes] = kept << 4 | pushed
+    return table
 
 
 def tile_at(index: int) -> Tile:
