@@ -12,7 +12,7 @@ the median over repeats with the min-max range.
     python -m benchmarks --only commands   # issue 12's targets: simulate, greedy per variant, environments
     python -m benchmarks --only env        # the environments' steps/s against those of commit 0ddea28
     python -m benchmarks --only greedy     # only the greedy rows of 'commands': fast vs reference engine
-    python -m benchmarks --only scoring    # random-player simulate of the Bergen family: kernel vs Python loop
+    python -m benchmarks --only scoring    # random-player simulate of the Bergen family and PIP: kernel vs Python loop
 """
 
 from __future__ import annotations
@@ -306,13 +306,15 @@ def greedy_rows(table: Table, repeats: int, sim_games: int) -> None:
 
 
 def scoring_rows(table: Table, repeats: int, sim_games: int) -> None:
-    """``simulate`` with random players of the variants that score during the hand, on the fast engine
+    """``simulate`` with random players of the variants that score during the hand and PIP, on the fast engine
     (in this process, one worker, ``sim_games // 10`` games per run, CPU time): whole hands in the compiled
-    kernel, its points tables emptied before the run (as a new ``boneyard simulate`` process starts) and
-    already filled, against the Python loop (no kernel).  The three summaries must be the same."""
+    kernel, its points tables (PIP: its rule tables) emptied before the run (as a new ``boneyard simulate``
+    process starts) and already filled, against the Python loop (no kernel).  The three summaries must be
+    the same."""
     games = max(20, sim_games // 10)
-    print(f"\nsimulate with random players, the Bergen family ({games} games per run):", flush=True)
-    for variant, players in (("bergen", 2), ("flower-scorpion", 2), ("double-bergen", 2), ("double-bergen", 4)):
+    print(f"\nsimulate with random players, the Bergen family and PIP ({games} games per run):", flush=True)
+    for variant, players in (("bergen", 2), ("flower-scorpion", 2), ("double-bergen", 2), ("double-bergen", 4),
+                             ("pip", 2), ("pip", 5)):
         workloads.simulate_games(variant, players, 1, "random", "fast", 0)  # imports are not timed
         runs: dict[str, list[Count]] = {"empty": [], "filled": [], "python": []}
         for repeat in range(repeats):

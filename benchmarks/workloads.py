@@ -316,12 +316,13 @@ def kernel_off() -> Iterator[None]:
 
 
 def kernel_tables_emptied() -> None:
-    """Forget the points the compiled kernel has looked up (the Bergen family's tables), as in a new process:
-    the tables kept by rules, and the idle games of ``simulate`` that hold theirs."""
-    from boneyard.fast import engine
+    """Forget the points the compiled kernel has looked up (the Bergen family's tables) and PIP's rule tables,
+    as in a new process: the tables kept by rules, and the idle games of ``simulate`` that hold theirs."""
+    from boneyard.fast import engine, pip
     from boneyard.sim import engines
 
     engine._KERNEL_TABLES.clear()
+    pip._KERNEL_CONFIGS.clear()
     engines._IDLE.clear()
 
 

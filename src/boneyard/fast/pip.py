@@ -19,7 +19,10 @@
 
 Hand values, the round winner's reduction and the end of the game are the functions of
 :mod:`boneyard.rules.pip`; the reference :class:`~boneyard.state.Game` stays the definition of the
-turn rules and ``tests/test_fast.py`` plays both side by side.
+turn rules and ``tests/test_fast.py`` plays both side by side.  ``finish_as_random(streams)`` plays
+a round as ``random`` players do, in the compiled kernel where it is built (``_kernel.pip_rollout``: the
+move mechanics only, the owed doubles and directional effects by tables filled from those functions, see
+:meth:`FastPip.pip_kernel_config`).
 """
 
 from __future__ import annotations
@@ -372,8 +375,9 @@ class FastPip(FastGame):
         self.stock[self.stock_pos:] = pool[position:]
 
     def finish_randomly(self, rng: random.Random | None = None) -> int:
-        """Play the rest of the round with uniformly random legal actions and score it (no compiled
-        kernel for PIP); the round's undo history is dropped.  Returns how many actions were taken."""
+        """Play the rest of the round with uniformly random legal actions (``rng.choice``, in Python) and
+        score it; the round's undo history is dropped.  Returns how many actions were taken.  (The compiled
+        kernel plays rounds as ``random`` players do: :meth:`finish_as_random`.)"""
         if not self.in_hand:
             return 0
         taken = self.playout(rng or self.rng)

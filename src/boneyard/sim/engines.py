@@ -8,9 +8,10 @@ missing) the players that can choose on it directly (``random`` and ``greedy``: 
 game move for move.  Either way the game is dealt by the same :class:`~boneyard.chance.Chance`, so a
 seed plays the same game, with the same result, on both engines (``tests/test_sim_engines.py``).
 When every seat is ``random`` and the compiled kernel plays the rules (every line game on sets up to
-double-nine), each hand is played whole in the kernel (``FastGame.finish_as_random`` with the players'
-own streams: the same hand the Python loop plays); Python only deals the hand and scores its end, and
-the Bergen family's plays score by tables Python fills from the rule functions.
+double-nine, and PIP), each hand is played whole in the kernel (``FastGame.finish_as_random`` with the
+players' own streams: the same hand the Python loop plays); Python only deals the hand and scores its end,
+the Bergen family's plays score by tables Python fills from the rule functions, and PIP's owed doubles and
+directional tiles act by such tables too.
 
 ``engine="reference"`` forces the reference engine (for comparisons and benchmarks);
 ``engine="fast"`` refuses a variant or option the fast engine does not play.
