@@ -1042,9 +1042,9 @@ class FastGame:
 
     @property
     def kernel_plays(self) -> bool:
-        """Whether :meth:`finish_randomly` runs in the compiled kernel here: it is built, and plays
-        the variant (every line game; not PIP's :class:`~boneyard.fast.pip.FastPip`), the options (all but
-        Draw's ``end_on_dead_layout``) and the set (up to double-nine)."""
+        """Whether :meth:`finish_as_random` runs in the compiled kernel here: it is built, and plays
+        the variant (every line game here; PIP's :class:`~boneyard.fast.pip.FastPip` has its own), the
+        options (all but Draw's ``end_on_dead_layout``) and the set (up to double-nine)."""
         return (_kernel is not None and type(self) is FastGame and self.t.top <= 9 and self._mode in _KERNEL_MODES
                 and not self._dead)
 
