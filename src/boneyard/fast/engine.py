@@ -321,8 +321,10 @@ class FastGame:
         self.start_hand(deal.hands, deal.stock, deal.leader, None if dice is None else (dice.flower, dice.scorpion))
 
     def _dealt_double(self, hands: list[list[int]]) -> bool:
-        """Whether a deal gives anyone a double (Bergen redeals one that does not, BRG-4)."""
-        return any(_mask(hand) & self._doubles for hand in hands)
+        """Whether a deal gives BRG-4 a double to lead (Bergen redeals one that does not): the rules' own
+        :func:`~boneyard.rules.bergen.bergen_lead_double`, as the reference's opening asks it."""
+        numbers = [self._double_numbers(_mask(hand)) for hand in hands]
+        return bergen_lead_double(self.rules.options.lead_rule, numbers) is not None
 
     def start_hand(self, deal: Sequence[Sequence[int]], stock: Sequence[int], leader: int | None = None,
                    dice: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
