@@ -55,8 +55,19 @@ def play_hand(game: Game, seats: list[Player]) -> int:
 
 # ---------------------------------------------------------------- every level, every variant
 def test_every_level_is_registered() -> None:
-    make_player("random")  # loads the optional levels
+    make_player("expert")  # an unknown level loads the optional ones
     assert {"random", "greedy", "heuristic", "expert"} <= set(LEVELS)
+
+
+def test_a_random_or_greedy_player_imports_no_search() -> None:
+    """``simulate`` with random or greedy players starts without the heuristic and expert modules."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from boneyard.players.base import make_player; make_player('random'); "
+            "make_player('greedy'); print(any(m.startswith('boneyard.players.expert') for m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)

@@ -58,10 +58,11 @@ def check_level(spec: str) -> None:
     """Refuse a level spec with a setting its level does not take, naming the settings it does take."""
     import inspect
 
-    from boneyard.players.base import LEVELS, make_player
+    from boneyard.players.base import LEVELS, load_levels, make_player
 
-    make_player("random")  # registers the optional levels
     name, _, settings = spec.partition(":")
+    if name.strip().lower() not in LEVELS:
+        load_levels()  # the optional levels (random and greedy are always there)
     factory = LEVELS.get(name.strip().lower())
     if factory is None:
         make_player(spec)  # the unknown-level error

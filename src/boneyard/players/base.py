@@ -259,7 +259,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     """Build a player from ``LEVEL`` or ``LEVEL:key=value,...``."""
     name, _, params_text = spec.partition(":")
     name = name.strip().lower()
-    _load_levels()
+    if name not in LEVELS:  # random and greedy are here: a simulation of them imports no search
+        load_levels()
     factory = LEVELS.get(name)
     if factory is None:
         raise OptionError(f"unknown player level {name!r} (known: {', '.join(sorted(LEVELS))})")
@@ -275,8 +276,9 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         raise OptionError(f"player {spec!r}: {error}") from None
 
 
-def _load_levels() -> None:
-    """Import the modules that register further levels (heuristic, expert) if present."""
+def load_levels() -> None:
+    """Import the modules that register further levels (heuristic, expert) if present (``make_player``
+    does it for a level it does not know yet)."""
     import importlib
 
     for module in ("boneyard.players.heuristic", "boneyard.players.expert"):

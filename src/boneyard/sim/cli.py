@@ -85,13 +85,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Round robin or gauntlet between computer players, with ratings, plots, JSON and CSV."""
         from boneyard.cli import check_level, progress_bar
-        from boneyard.players.base import make_player, split_specs
+        from boneyard.players.base import load_levels, split_specs
         from boneyard.sim.tournament import _is_callable_spec, finite
         from boneyard.sim.tournament import tournament as run
 
         try:
             options = non_defaults(parse_assignments(find_variant(variant).Options, option or []))
-            make_player("random")  # registers every level, so module:function specs can be told apart
+            load_levels()  # every level registered, so module:function specs can be told apart
             for spec in split_specs(players):
                 if not _is_callable_spec(spec):  # module:function players are checked when built
                     check_level(spec)

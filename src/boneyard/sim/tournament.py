@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 from boneyard.errors import BoneyardError, OptionError
 from boneyard.options import non_defaults
-from boneyard.players.base import LEVELS, Player, make_player, split_specs
+from boneyard.players.base import LEVELS, Player, load_levels, make_player, split_specs
 from boneyard.rules.base import find_variant, make_rules
 from boneyard.sim import engines
 from boneyard.sim.pool import finished, stop, worker_pool
@@ -65,7 +65,8 @@ def _is_callable_spec(spec: str) -> bool:
 
 def build_player(spec: str, seed: int | None = None) -> Player:
     """A player from a level spec or from ``module:function``."""
-    make_player("random")  # loads the optional level modules into LEVELS
+    if spec.partition(":")[0].strip().lower() not in LEVELS:
+        load_levels()  # the optional level modules, so a level is never taken for a module
     if not _is_callable_spec(spec):
         return make_player(spec, seed=seed)
     module_name, _, function_name = spec.partition(":")

@@ -45,7 +45,7 @@ from starlette.websockets import WebSocketState
 from boneyard import jsontext, record
 from boneyard.errors import BoneyardError
 from boneyard.options import specs
-from boneyard.players.base import LEVELS, _load_levels, make_player
+from boneyard.players.base import LEVELS, load_levels, make_player
 from boneyard.render.geometry import PIP_POSITIONS, PIP_RADIUS, layout_geometry
 from boneyard.render.svg import table_svg
 from boneyard.review.worker import Reviewer
@@ -74,7 +74,7 @@ def variant_rows() -> list[dict[str, Any]]:
 
 
 def levels() -> list[str]:
-    _load_levels()
+    load_levels()
     return sorted(LEVELS)
 
 
