@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import boneyard
 from boneyard.players.expert.plays import BETA, PlayModel, choices, score
@@ -34,15 +35,20 @@ def play_until(game: boneyard.Game, rng: random.Random, placed: int) -> None:
         game.apply(rng.choice(game.legal_moves()))
 
 
+def positions(seeds: int, placed: int, options: dict[str, object] | None = None
+              ) -> Iterator[tuple[boneyard.Game, SeatView, PlayModel]]:
+    """Two-player Block hands of random play with ``placed`` tiles down: the game, the view of the seat on
+    turn and its :class:`PlayModel`."""
+    for seed in range(seeds):
+        game = boneyard.new_game("block", 2, seed=seed, options=options)
+        play_until(game, random.Random(seed), placed)
+        if game.in_hand:
+            view = SeatView(game, game.turn)
+            yield game, view, PlayModel(view)
+
+
 def test_the_model_reads_the_other_seats_placements_with_the_tiles_it_placed_since() -> None:
-    for seed in range(40):
-        game = boneyard.new_game("block", 2, seed=seed)
-        rng = random.Random(seed)
-        play_until(game, rng, 6)
-        if not game.in_hand:
-            continue
-        view = SeatView(game, game.turn)
-        model = PlayModel(view)
+    for game, view, model in positions(40, 6):
         other = 1 - view.seat
         placed_by_other = [e.move.tile for e in view.history() if e.seat == other and e.move.tile is not None]
         # every choice is the other seat's (the lead is called in Block's first hand: not a choice)
@@ -57,14 +63,7 @@ def test_the_model_reads_the_other_seats_placements_with_the_tiles_it_placed_sin
 
 def test_a_deal_weighs_less_the_poorer_the_choice_it_implies() -> None:
     """Hand-made: the other seat placed 6-1 on a 6 when the deal says it also held 6-6."""
-    for seed in range(200):
-        game = boneyard.new_game("block", 2, seed=seed, options={"first_lead": "random_player_any_tile"})
-        rng = random.Random(seed)
-        play_until(game, rng, 4)
-        if not game.in_hand:
-            continue
-        view = SeatView(game, game.turn)
-        model = PlayModel(view)
+    for game, view, model in positions(200, 4, {"first_lead": "random_player_any_tile"}):
         other = 1 - view.seat
         for choice in model.choices:
             hand = [*game.hands[other], *choice.later]

@@ -347,6 +347,23 @@ def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, 
         replay_kernel_playout(fast, [SplitMix(rng.getrandbits(64)) for _ in range(players)], (variant, seed))
 
 
+def next_hand_in_and_out_of_the_kernel(games: list[FastGame], streams: list[list[SplitMix]], kernel: object,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal the next hand of both games (the same rules and seed) and finish it with ``finish_as_random``:
+    ``games[0]`` in the compiled kernel, ``games[1]`` in Python.  Both must end alike: actions taken,
+    hands, stock, scores, result and the seats' streams."""
+    outcomes = []
+    for side, game in enumerate(games):
+        monkeypatch.setattr(engine, "_kernel", kernel if side == 0 else None)
+        game.next_hand()
+        assert game.kernel_plays == (side == 0)
+        moves = game.finish_as_random(streams[side])
+        outcomes.append((moves, game.hands, game.stock_pos, game.placed, game.scores, game.last_end,
+                         game.last_winner, game.finished, game.winner, game.hand_number,
+                         [stream.state for stream in streams[side]]))
+    assert outcomes[0] == outcomes[1], (games[0].rules.name, games[0].hand_number)
+
+
 def replay_kernel_playout(fast: FastGame, streams: list[SplitMix], where: object) -> str:
     """Play the rest of ``fast``'s hand in the kernel with a trace and replay the trace on ``fast`` (the
     Python engine): at each step the same number of legal actions and the seat's stream's pick among

@@ -20,6 +20,7 @@ from boneyard.fast.pip import FastPip, _settle_table
 from boneyard.players.base import fast_order
 from boneyard.rules.pip import TOE_PLAYS, directional_effect, settle_doubles
 from boneyard.tiles import LETTERS
+from tests.test_fast import next_hand_in_and_out_of_the_kernel
 
 try:
     from boneyard.fast import _kernel as compiled
@@ -122,16 +123,7 @@ def test_whole_games_finished_in_the_kernel_are_the_python_games(players: int, o
         games = [FastGame("pip", players, options=options, seed=seed, deal=False) for _ in range(2)]
         streams = [[SplitMix(seed * 131 + seat) for seat in range(players)] for _ in range(2)]
         while not games[0].finished:
-            outcomes = []
-            for side, game in enumerate(games):
-                monkeypatch.setattr(engine, "_kernel", kernel if side == 0 else None)
-                game.next_hand()
-                assert game.kernel_plays == (side == 0)
-                moves = game.finish_as_random(streams[side])
-                outcomes.append((moves, game.hands, game.stock_pos, game.placed, game.scores, game.last_end,
-                                 game.last_winner, game.finished, game.winner, game.hand_number,
-                                 [stream.state for stream in streams[side]]))
-            assert outcomes[0] == outcomes[1], (seed, games[0].hand_number)
+            next_hand_in_and_out_of_the_kernel(games, streams, kernel, monkeypatch)
         assert games[1].finished and games[0].hand_number == 9
 
 

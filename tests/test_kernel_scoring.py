@@ -17,7 +17,7 @@ import pytest
 
 from boneyard.chance import SplitMix
 from boneyard.fast import FastGame, engine
-from tests.test_fast import replay_kernel_playout
+from tests.test_fast import next_hand_in_and_out_of_the_kernel, replay_kernel_playout
 
 try:
     from boneyard.fast import _kernel as compiled
@@ -95,16 +95,7 @@ def test_whole_games_finished_in_the_kernel_are_the_python_games(variant: str, p
         streams = [[SplitMix(seed * 97 + seat) for seat in range(players)] for _ in range(2)]
         hands = 0
         while not games[0].finished and hands < 80:
-            outcomes = []
-            for side, game in enumerate(games):
-                monkeypatch.setattr(engine, "_kernel", kernel if side == 0 else None)
-                game.next_hand()
-                assert game.kernel_plays == (side == 0)
-                moves = game.finish_as_random(streams[side])
-                outcomes.append((moves, game.hands, game.stock_pos, game.placed, game.scores, game.last_end,
-                                 game.last_winner, game.finished, game.winner,
-                                 [stream.state for stream in streams[side]]))
-            assert outcomes[0] == outcomes[1], (seed, hands)
+            next_hand_in_and_out_of_the_kernel(games, streams, kernel, monkeypatch)
             hands += 1
         assert games[0].finished or hands == 80
 
