@@ -150,7 +150,8 @@ def play(variant: str, players: int, seed: int, index: int, rotation: int, spec:
 
 
 def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: int,
-          commit: str = PREVIOUS_COMMIT, options: Mapping[str, object] | None = None) -> list[dict[str, object]]:
+          commit: str = PREVIOUS_COMMIT, options: Mapping[str, object] | None = None,
+          progress: bool = False) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     child = start_child(commit)
     try:
@@ -161,6 +162,9 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
                 for rotation in range(2):
                     wins += play(variant, players, seed, index, rotation, spec, child, options)
                     games += 1
+                if progress:
+                    print(f"  {variant} deal {index + 1}/{deals}: {wins}/{games} "
+                          f"({time.perf_counter() - started:.0f} s)", flush=True)
             low, high = wilson(wins, games)
             rows.append({"variant": variant, "pair": f"{spec} vs {spec}@{commit}", "games": games, "wins": wins,
                          "win_rate": wins / games, "ci95": [low, high], "seconds": time.perf_counter() - started})
@@ -181,12 +185,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--commit", default=PREVIOUS_COMMIT, help="the earlier commit to play against")
     parser.add_argument("--options", default="", help="variant options, KEY=VALUE,... (partnerships=on)")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
+    parser.add_argument("--progress", action="store_true", help="print the running count after every deal")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     print(f"Win rate of today's expert against the expert of commit {args.commit}, {args.players} players, "
           f"{args.deals} duplicate deals, seed {args.seed}")
     options = dict(item.split("=", 1) for item in args.options.split(",") if "=" in item)
-    rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit, options)
+    rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit, options, args.progress)
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
             json.dump({"previous": rows, "args": vars(args)}, handle, indent=2)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+
 import boneyard
-from boneyard.players.expert.plays import BETA, PlayModel, choices, score
+from boneyard.moves import Kind
+from boneyard.players.expert.plays import BETA, READ, W_POINTS, PlayModel, point_step, score
+from boneyard.rules.base import make_rules
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
@@ -16,18 +20,15 @@ T = Tile.parse
 def test_a_double_it_could_have_placed_makes_a_hand_less_likely() -> None:
     ends = [6, 3]
     with_double = [T("6-6"), T("6-1"), T("2-0")]
-    options = choices(with_double, ends)
-    assert set(options) == {(T("6-6"), 6), (T("6-1"), 6)}
     # the double scores more (shed 12 pips, a double, the 6s still followed by nothing): placing 6-1 instead was
     # the poorer choice for this hand
     assert score(with_double, T("6-6"), ends, 6) > score(with_double, T("6-1"), ends, 6)
 
 
-def test_a_lead_may_be_any_tile_and_a_tile_fitting_both_ends_is_two_choices() -> None:
-    hand = [T("5-2"), T("4-4")]
-    assert choices(hand, []) == [(T("5-2"), -1), (T("4-4"), -1)]
-    assert set(choices(hand, [5, 2])) == {(T("5-2"), 2), (T("5-2"), 5)}
-    assert choices(hand, [3, 3]) == []
+def test_a_point_step_is_five_pips_in_all_fives_and_one_point_elsewhere() -> None:
+    assert point_step(make_rules("all-fives", 2)) == 5
+    assert point_step(make_rules("all-fives", 2, {"score_unit": "fives"})) == 1
+    assert point_step(make_rules("bergen", 2)) == 1
 
 
 def play_until(game: boneyard.Game, rng: random.Random, placed: int) -> None:
@@ -35,12 +36,12 @@ def play_until(game: boneyard.Game, rng: random.Random, placed: int) -> None:
         game.apply(rng.choice(game.legal_moves()))
 
 
-def positions(seeds: int, placed: int, options: dict[str, object] | None = None
+def positions(seeds: int, placed: int, options: dict[str, object] | None = None, variant: str = "block"
               ) -> Iterator[tuple[boneyard.Game, SeatView, PlayModel]]:
-    """Two-player Block hands of random play with ``placed`` tiles down: the game, the view of the seat on
-    turn and its :class:`PlayModel`."""
+    """Two-player hands of random play with ``placed`` tiles down: the game, the view of the seat on turn
+    and its :class:`PlayModel`."""
     for seed in range(seeds):
-        game = boneyard.new_game("block", 2, seed=seed, options=options)
+        game = boneyard.new_game(variant, 2, seed=seed, options=options)
         play_until(game, random.Random(seed), placed)
         if game.in_hand:
             view = SeatView(game, game.turn)
@@ -61,25 +62,81 @@ def test_the_model_reads_the_other_seats_placements_with_the_tiles_it_placed_sin
     raise AssertionError("no position reached")
 
 
+def poorer_choice_bound(game: boneyard.Game, model: PlayModel, seat: int) -> float | None:
+    """The bound on the true deal's weight from one choice of ``seat`` that its real hand made a poorer one."""
+    for choice in model.choices:
+        hand = [*game.hands[seat], *choice.later]
+        options = choice.options(hand)
+        if len(options) < 2:
+            continue
+        made = score(hand, choice.tile, choice.ends, choice.joined) + W_POINTS * choice.points
+        best = max(score(hand, tile, choice.ends, joined) + W_POINTS * points for tile, joined, points in options)
+        if made < best:
+            return float(pow(2.718281828, BETA * (made - best)))
+    return None
+
+
 def test_a_deal_weighs_less_the_poorer_the_choice_it_implies() -> None:
-    """Hand-made: the other seat placed 6-1 on a 6 when the deal says it also held 6-6."""
+    """The other seat placed a tile when the deal says it held a better one (Block: 6-1 on a 6 beside 6-6)."""
     for game, view, model in positions(200, 4, {"first_lead": "random_player_any_tile"}):
-        other = 1 - view.seat
-        for choice in model.choices:
-            hand = [*game.hands[other], *choice.later]
-            options = choices(hand, choice.ends)
-            if len(options) < 2:
-                continue
-            made = score(hand, choice.tile, choice.ends, choice.joined)
-            best = max(score(hand, tile, choice.ends, joined) for tile, joined in options)
-            if made < best:  # the real hand made this choice a poorer one: the true deal weighs less than 1
-                assert model.weight([list(h) for h in game.hands]) <= pow(2.718281828, BETA * (made - best)) + 1e-9
-                return
+        bound = poorer_choice_bound(game, model, 1 - view.seat)
+        if bound is not None:  # the real hand made this choice a poorer one: the true deal weighs less than 1
+            assert model.weight([list(h) for h in game.hands]) <= bound + 1e-9
+            return
     raise AssertionError("no poorer choice found")
 
 
-def test_only_block_is_read() -> None:
-    game = boneyard.new_game("draw", 2, seed=1)
-    rng = random.Random(1)
-    play_until(game, rng, 5)
+def test_a_count_left_unscored_makes_a_hand_less_likely_in_all_fives() -> None:
+    """All Fives: a hand that could have scored and did not (or scored less) weighs less."""
+    for game, _view, model in positions(200, 6, variant="all-fives"):
+        for choice in model.choices:
+            hand = [*game.hands[choice.seat], *choice.later]
+            options = choice.options(hand)
+            if max(points for _, _, points in options) >= choice.points + 2:  # ten pips or more left unscored
+                bound = poorer_choice_bound(game, model, choice.seat)
+                assert bound is not None and bound < 1.0
+                assert model.weight([list(h) for h in game.hands]) <= bound + 1e-9
+                return
+    raise AssertionError("no unscored count found")
+
+
+@pytest.mark.parametrize("variant", sorted(READ))
+def test_the_placements_read_are_the_rules_own(variant: str) -> None:
+    """Each choice offers exactly what the reference game offered a seat holding that hand then, points included;
+    and no choice comes before a draw of its seat (which tile the draw brought is hidden)."""
+    checked = 0
+    for seed in range(12):
+        game = boneyard.new_game(variant, 2, seed=seed)
+        rng = random.Random(seed)
+        offered: dict[Tile, set[tuple[Tile, int, int]]] = {}  # per tile placed in the first hand: the moves then
+        model: PlayModel | None = None
+        while game.in_hand and len(game.layout.tiles) < 9:
+            moves = game.legal_moves()
+            placements = {(m.tile, m.half if m.kind == Kind.PLAY else -1, game.play_points(m)[1])
+                          for m in moves if m.tile is not None and m.is_placement}
+            move = rng.choice(moves)
+            if move.tile is not None and move.is_placement:
+                offered[move.tile] = placements
+            game.apply(move)
+        if not game.in_hand:
+            continue
+        view = SeatView(game, game.turn)
+        model = PlayModel(view)
+        step = point_step(game.rules)
+        history = view.history()
+        for choice in model.choices:
+            assert choice.seat != view.seat
+            hand = [*game.hands[choice.seat], *choice.later]
+            got = {(tile, joined, round(points * step)) for tile, joined, points in choice.options(hand)}
+            assert got == offered[choice.tile], (variant, seed, choice.tile)
+            placed_at = next(i for i, e in enumerate(history) if e.move.tile == choice.tile and e.move.is_placement)
+            assert not any(e.seat == choice.seat and e.move.kind == Kind.DRAW for e in history[placed_at:])
+            checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("variant", ["double-bergen", "pip"])
+def test_double_bergen_and_pip_are_not_read(variant: str) -> None:
+    game = boneyard.new_game(variant, 2, seed=1)
+    play_until(game, random.Random(1), 5)
     assert not PlayModel(SeatView(game, game.turn)).active

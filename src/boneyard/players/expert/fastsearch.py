@@ -52,7 +52,7 @@ try:  # the optional compiled exact solver of closed two-player line hands (setu
     from boneyard.fast import _solve
 except ImportError:  # pragma: no cover - depends on the build
     _solve = None  # type: ignore[assignment]
-from boneyard.view import SeatView
+from boneyard.view import PublicEvent, SeatView
 
 EXACT_TILES = 16  #: tiles left in all hands at most for the exact search (two-player Block: the whole hand)
 EXACT_NODES = 60_000  #: node limit of one exact search (beyond it this decision uses playouts)
@@ -152,7 +152,7 @@ class FastRoot:
         if unsupported(rules) or (rules.lower_score_wins and objective is None):
             return None
         try:
-            game = _replay(view)
+            game = replay_hand(view)
         except (BoneyardError, IndexError, ValueError):  # pragma: no cover - a safety net, never seen
             return None
         if game is None:
@@ -443,8 +443,13 @@ def _pip_values(value: Callable[[Tile], int]) -> list[int]:
     return values
 
 
-def _replay(view: SeatView) -> FastGame | None:
-    """The current hand on a fast game: the public history replayed (hidden tiles are phantoms)."""
+def replay_hand(view: SeatView, visit: Callable[[FastGame, int, PublicEvent], None] | None = None
+                ) -> FastGame | None:
+    """The current hand on a fast game: the public history replayed (hidden tiles are phantoms).
+
+    ``visit(game, number, event)``, where given, sees the game before each event of the history is
+    applied (the seats' hands are phantoms then; a visitor that changes one puts it back).  ``None``
+    where the fast engine cannot follow the history."""
     rules = rules_of(view)
     history = view.history()
     draws = sum(1 for event in history if event.move.kind == Kind.DRAW)
@@ -463,9 +468,11 @@ def _replay(view: SeatView) -> FastGame | None:
     game.lead_mask = 0 if history else _mask([m.tile for m in view.legal_moves() if m.tile is not None])
     phantom = 1 << _PHANTOM
     game.hands = [phantom] * view.players  # never empty: the replay cannot end the hand
-    for event in history:
+    for number, event in enumerate(history):
         if not game.in_hand or game.turn != event.seat:
             return None  # pragma: no cover - the replay follows the table
+        if visit is not None:
+            visit(game, number, event)
         move = event.move
         if isinstance(game, FastPip) and move.kind == Kind.GIVE and move.tile is None:
             game.apply(game.give_base + _HIDDEN_GIVE)  # a give this seat did not see

@@ -1,15 +1,17 @@
-"""What the others' choices say about their hands: a likelihood of sampled deals in Block.
+"""What the others' choices say about their hands: a likelihood of sampled deals in the line games.
 
 :mod:`.inference` reads only what is certain — a seat that passed holds nothing that fitted.  A
 seat's choices say more, softly: a player who could place several tiles tends to choose as a sound
-player does, shedding a heavy tile, playing a double while he can, keeping many suits in hand and
-leaving open ends he can follow.  So a hand that would have made the actual choice a poor one is less
-likely than a hand that makes it the natural one.
+player does, scoring what the play scores, shedding a heavy tile, playing a double while he can,
+keeping many suits in hand and leaving open ends he can follow.  So a hand that would have made the
+actual choice a poor one is less likely than a hand that makes it the natural one.
 
-In Block nothing is drawn, so a sampled deal fixes every other seat's hand at each of its earlier
-decisions: the tiles it holds now plus those it placed since.  :class:`PlayModel` scores each move
+A sampled deal fixes every other seat's hand at each of its earlier decisions that no draw of his
+followed: the tiles he holds now plus those he placed since.  (A decision before one of his draws is
+not read: which of his tiles came with the draw is hidden.)  :class:`PlayModel` scores each placement
 such a hand could have made with the rules of thumb above (the heuristic's own weights, see
-:mod:`boneyard.players.heuristic`) and gives the deal the weight
+:mod:`boneyard.players.heuristic`; a play's points in steps of :func:`point_step`) and gives the deal
+the weight
 
     product over those decisions of  exp(BETA * (score of the move made - best score))
 
@@ -19,27 +21,44 @@ follow the posterior under this model, see :class:`~.search.Search`).  ``BETA`` 
 choice one rule-of-thumb point worse than the best still keeps more than half its weight, so an
 opponent who plays otherwise only blurs the inference, never rules his real hand out.
 
-Only Block (no draws: the hands at earlier decisions are known from the deal) and only decisions with
-a choice: leads called by the rules are not choices and are left out.
+The placements each decision offered, and their points, come from the fast engine's replay of the
+hand (:func:`~.fastsearch.replay_hand`: the variant's own legal moves and scoring, nothing rewritten
+here).  Read are Block, Draw, All Fives, Bergen and Flower & Scorpion (:data:`READ`): the line games
+whose history the fast engine replays.  Only decisions with a choice count: leads count only where
+they are free (Block, Draw and All Fives when chance picked the leader), a called lead is no choice.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
+from boneyard.fast import FastGame
 from boneyard.moves import Kind
 from boneyard.players.expert.determinize import rules_of
-from boneyard.rules.base import line_chance_leads
+from boneyard.players.expert.fastsearch import replay_hand
+from boneyard.rules.base import Rules, line_chance_leads
 from boneyard.tiles import Tile
-from boneyard.view import SeatView
+from boneyard.view import PublicEvent, SeatView
 
 BETA = 0.7  #: how sharply the model prefers the best-scored move (0: every move alike, no inference)
 W_PIPS = 0.2  #: per pip of the tile placed (the heuristic's shedding weight when no block threatens)
 W_SUITS = 0.6  #: per suit still in hand afterwards
 W_DOUBLE = 1.5  #: for placing a double while it can be
 W_FOLLOW = 1.0  #: per open end afterwards that the hand can follow
+W_POINTS = 1.0  #: per step of points the placement scores (:func:`point_step`)
+#: the variants whose choices are read (the line games whose hand the fast engine replays; not Double
+#: Bergen, whose set-up is left to its own search, nor PIP, whose gives and directional tiles this model
+#: does not describe)
+READ = frozenset({"block", "draw", "all-fives", "bergen", "flower-scorpion"})
+#: the variants whose leads may be free choices (:func:`~boneyard.rules.base.line_chance_leads`)
+_CHANCE_LEADS = frozenset({"block", "draw", "all-fives"})
+
+
+def point_step(rules: Rules) -> int:
+    """The points one rule-of-thumb step is worth: a count of five pips in All Fives (in its unit), else one point."""
+    return max(1, 5 // int(getattr(rules, "unit", 1))) if rules.name == "all-fives" else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,32 +70,30 @@ class Choice:
     tile: Tile
     joined: int  #: the number it was placed on (a lead: -1)
     later: tuple[Tile, ...]  #: the tiles the seat placed from this decision on (this one included)
+    points: float = 0.0  #: what the move made scored, in steps (:func:`point_step`)
+    #: per tile index, each placement the decision offered that tile: (the number joined, its points in steps)
+    offered: Mapping[int, tuple[tuple[int, float], ...]] = field(default_factory=dict)
+
+    def options(self, hand: Sequence[Tile]) -> list[tuple[Tile, int, float]]:
+        """Every placement a seat holding ``hand`` had here: (tile, number joined, points in steps)."""
+        offered = self.offered
+        return [(tile, joined, points) for tile in hand for joined, points in offered.get(tile.index, ())]
 
 
 def score(hand: Sequence[Tile], tile: Tile, ends: Sequence[int], joined: int) -> float:
-    """The rule-of-thumb score of placing ``tile`` from ``hand`` on the end showing ``joined`` (-1: leading it)."""
+    """The rule-of-thumb score of placing ``tile`` from ``hand`` on the end showing ``joined`` (-1: leading it),
+    its points aside."""
     rest = [other for other in hand if other is not tile]
     suits = {half for other in rest for half in other.halves}
     if joined < 0:
         after = [tile.high, tile.low]
     else:
         after = list(ends)
-        after.remove(joined)
+        if joined in after:
+            after.remove(joined)
         after.append(tile.high if tile.is_double else tile.other_half(joined))
     return (W_PIPS * tile.pips + W_SUITS * len(suits) + (W_DOUBLE if tile.is_double else 0.0)
             + W_FOLLOW * sum(1 for end in after if end in suits))
-
-
-def choices(hand: Sequence[Tile], ends: Sequence[int]) -> list[tuple[Tile, int]]:
-    """Every (tile, number joined) a seat holding ``hand`` could place on ``ends`` (no ends: any lead)."""
-    if not ends:
-        return [(tile, -1) for tile in hand]
-    found = []
-    for tile in hand:
-        for end in sorted(set(ends)):
-            if end in tile.halves:
-                found.append((tile, end))
-    return found
 
 
 class PlayModel:
@@ -85,31 +102,39 @@ class PlayModel:
     def __init__(self, view: SeatView) -> None:
         self.choices: list[Choice] = []
         rules = rules_of(view)
-        if rules.name != "block":
+        if rules.name not in READ:
             return
         opts = rules.options
-        free_lead = line_chance_leads(view.hand_number, getattr(opts, "first_lead", ""), getattr(opts, "lead_rule", ""))
+        free_lead = rules.name in _CHANCE_LEADS and line_chance_leads(
+            view.hand_number, getattr(opts, "first_lead", ""), getattr(opts, "lead_rule", ""))
         events = view.history()
-        ends: list[int] = []
-        pending: list[tuple[int, tuple[int, ...], Tile, int, int]] = []  # seat, ends, tile, joined, event number
-        for number, event in enumerate(events):
+        last_draw = {event.seat: number for number, event in enumerate(events) if event.move.kind == Kind.DRAW}
+        step = point_step(rules)
+        placed = 0  # the bit set of the tiles placed before the event visited
+        read: list[tuple[int, PublicEvent, tuple[int, ...], float, dict[int, tuple[tuple[int, float], ...]]]] = []
+
+        def visit(game: FastGame, number: int, event: PublicEvent) -> None:
+            nonlocal placed
             move = event.move
             tile = move.tile
             if tile is None or move.kind not in (Kind.LEAD, Kind.PLAY):
-                continue
-            if move.kind == Kind.LEAD:
-                if event.seat != view.seat and free_lead:
-                    pending.append((event.seat, (), tile, -1, number))
-                ends = [tile.high, tile.low]
-                continue
-            if event.seat != view.seat:
-                pending.append((event.seat, tuple(ends), tile, move.half, number))
-            ends.remove(move.half)
-            ends.append(tile.high if tile.is_double else tile.other_half(move.half))
-        for seat, before, tile, joined, number in pending:
+                return
+            seat = event.seat
+            if (seat != view.seat and number > last_draw.get(seat, -1)
+                    and (move.kind == Kind.PLAY or free_lead)):
+                read.append((number, event, *_offered(game, seat, placed, game.from_move(move), step)))
+            placed |= 1 << tile.index
+
+        if replay_hand(view, visit) is None:  # pragma: no cover - the fast engine follows every history
+            return
+        for number, event, ends, points, offered in read:
+            seat = event.seat
+            tile = event.move.tile
+            assert tile is not None
             later = tuple(e.move.tile for e in events[number:]
                           if e.seat == seat and e.move.tile is not None and e.move.kind in (Kind.LEAD, Kind.PLAY))
-            self.choices.append(Choice(seat, before, tile, joined, later))
+            joined = event.move.half if event.move.kind == Kind.PLAY else -1
+            self.choices.append(Choice(seat, ends, tile, joined, later, points, offered))
 
     @property
     def active(self) -> bool:
@@ -121,10 +146,37 @@ class PlayModel:
         log_weight = 0.0
         for choice in self.choices:
             hand = [*hands[choice.seat], *choice.later]
-            options = choices(hand, choice.ends)
+            options = choice.options(hand)
             if len(options) < 2:
                 continue
-            made = score(hand, choice.tile, choice.ends, choice.joined)
-            best = max(score(hand, tile, choice.ends, joined) for tile, joined in options)
-            log_weight += BETA * (made - best)
+            ends = choice.ends
+            made = score(hand, choice.tile, ends, choice.joined) + W_POINTS * choice.points
+            best = max(score(hand, tile, ends, joined) + W_POINTS * points for tile, joined, points in options)
+            log_weight += BETA * min(0.0, made - best)
         return math.exp(log_weight)
+
+
+def _offered(game: FastGame, seat: int, placed: int, made: int, step: int
+             ) -> tuple[tuple[int, ...], float, dict[int, tuple[tuple[int, float], ...]]]:
+    """At a decision of ``seat`` on the replayed ``game``: the open ends, the points of the action ``made`` in
+    steps, and per tile every placement the rules offered it (any tile not yet placed, as if he held them all)."""
+    saved = game.hands[seat]
+    game.hands[seat] = game.t.all_tiles & ~placed
+    try:
+        actions = [action for action in game.legal_actions() if action < game.draw]
+    finally:
+        game.hands[seat] = saved
+    if made not in actions:  # pragma: no cover - the move made is always among them
+        actions.append(made)
+    arms = game.arms
+    scored = game.placement_points(actions)
+    value = game.value
+    offered: dict[int, list[tuple[int, float]]] = {}
+    points = 0.0
+    for action, gained in zip(actions, scored, strict=True):
+        joined = value[action % arms] if game.placed else -1
+        offered.setdefault(action // arms, []).append((joined, gained / step))
+        if action == made:
+            points = gained / step
+    ends = tuple(v for v in value[:game.narms] if v >= 0) if game.placed else ()
+    return ends, points, {tile: tuple(found) for tile, found in offered.items()}
