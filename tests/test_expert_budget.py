@@ -122,8 +122,85 @@ def test_a_forced_move_costs_no_search() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("expert:race=2", "race=2 is not 0 or 1"),
     ("expert:read=2", "read=2 is not 0 or 1"),
+    ("expert:bank=3", "bank=3 is not 0 or 1"),
     ("expert:playouts=random", "playouts='random' is not 'doubles' or 'greedy'"),
 ])
 def test_bad_budget_options_are_refused(spec: str, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         make_player(spec)
+
+
+class FakeClock:
+    """``time.perf_counter`` that moves only by ``step`` per reading: a search's budget in readings, not seconds."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def all_fives_position() -> SeatView:
+    game = boneyard.new_game("all-fives", 2, seed=5)
+    rng = random.Random(5)
+    while game.in_hand and (len(game.layout.tiles) < 3 or len(game.legal_moves()) < 3):
+        game.apply(rng.choice(game.legal_moves()))
+    assert game.in_hand
+    return SeatView(game, game.turn)
+
+
+def test_banked_time_goes_to_a_decision_whose_top_moves_are_still_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = all_fives_position()
+    counts = []
+    for extra in (0.0, 0.05):
+        monkeypatch.setattr(search.time, "perf_counter", FakeClock(0.0005))
+        found = search.Search(view, random.Random(1), race=False, read=False)  # every move stays: always close
+        found.run(0.05, None, extra)
+        assert found.extended == extra
+        counts.append(found.samples)
+    assert counts[1] > counts[0] >= 1
+
+
+def test_no_banked_time_where_one_move_is_left_or_every_deal_was_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search.time, "perf_counter", FakeClock(0.0005))
+    for game in itertools.islice(block_positions(9), 10):
+        found = search.Search(SeatView(game, game.turn), random.Random(0), race=False, read=False)
+        if found.deals is None or len(found.moves) < 2:
+            continue
+        found.run(1000.0, None, 1000.0)
+        assert found.exhausted() and found.extended == 0.0
+        break
+    else:
+        pytest.fail("no position with few consistent deals")
+    for seed, game in enumerate(itertools.islice(block_positions(3), 20)):
+        found = search.Search(SeatView(game, game.turn), random.Random(seed), read=False)
+        found.run(1000.0, None, 1000.0)
+        if len(found.active) == 1:  # racing settled it: the budget's end found one move, nothing banked went in
+            assert found.extended == 0.0
+            return
+    pytest.fail("racing settled no decision")
+
+
+def test_the_bank_fills_with_unspent_time_up_to_its_cap_and_pays_for_extensions(monkeypatch: pytest.MonkeyPatch
+                                                                                 ) -> None:
+    game = boneyard.new_game("block", 2, seed=3)
+    rng = random.Random(3)
+    while len(game.legal_moves()) != 1:
+        game.apply(rng.choice(game.legal_moves()))
+    forced = SeatView(game, game.turn)
+    clock = FakeClock(0.0)  # a forced move takes no time: its whole budget is banked
+    monkeypatch.setattr(search.time, "perf_counter", clock)
+    player = search.ExpertPlayer(seed=0, time=0.1, race=0)  # no racing: every decision stays close
+    for _ in range(3):
+        player.choose(forced)
+    assert player.bank == pytest.approx(0.3)
+    for _ in range(20):
+        player.choose(forced)
+    assert player.bank == pytest.approx(search.BANK_CAP * 0.1)
+    clock.step = 0.0005
+    player.choose(all_fives_position())  # a close decision: it spends up to (BANK_SPEND - 1) budgets more
+    assert player.last is not None and player.last.extended == pytest.approx((search.BANK_SPEND - 1) * 0.1)
+    assert player.bank < search.BANK_CAP * 0.1 - (search.BANK_SPEND - 1) * 0.1 + 1e-9
+    assert not search.ExpertPlayer(time=0.1, bank=0).banking and not search.ExpertPlayer(samples=5).banking

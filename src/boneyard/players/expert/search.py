@@ -37,7 +37,8 @@ they made (rejection sampling).  Where the
 compiled solver applies (closed two-player Block and Draw hands), every root move of a deal is valued
 in one call (:meth:`~.fastsearch.FastRoot.evaluate_all`).
 
-The search is anytime: determinizations are added until ``time`` seconds have passed.  With
+The search is anytime: determinizations are added until ``time`` seconds have passed, and the time a
+decision leaves unspent is banked for later close ones (:class:`ExpertPlayer`).  With
 ``samples=N`` it searches exactly N determinizations and ignores the clock, so a seed
 reproduces every decision on any machine.
 """
@@ -74,6 +75,10 @@ RACE_MARGIN = 2.5
 ENUMERATE = 48
 #: sampled deals drawn at most for one kept under the others' earlier choices (:mod:`.plays`; the last is kept)
 PLAY_TRIES = 24
+#: the time bank (:class:`ExpertPlayer`): a close decision spends at most this many budgets in all ...
+BANK_SPEND = 3.0
+#: ... and the bank holds at most this many
+BANK_CAP = 6.0
 
 
 def greedy_move(game: Game, rng: random.Random) -> Move:
@@ -180,25 +185,37 @@ class Search:
         self._plan: Plan | None = None  #: the fill order of the sampled deals (worked out at the first)
         self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
+        self.extended = 0.0  #: the banked seconds :meth:`run` added because the top moves were still close
         #: the fast engine's position (``None``: the reference game is searched)
         self.fast = (FastRoot.build(view, self.moves, sorted(self.objective.side), self.objective)
                      if len(self.moves) > 1 else None)
         if self.fast is not None:
             self.fast.doubles_first = doubles_first
 
-    def run(self, seconds: float, samples: int | None) -> Move:
-        """Search until ``seconds`` have passed (every move tried at least once), or exactly ``samples`` deals."""
+    def run(self, seconds: float, samples: int | None, extra: float = 0.0) -> Move:
+        """Search until ``seconds`` have passed (every move tried at least once), or exactly ``samples`` deals.
+
+        ``extra`` seconds more are spent where, at that point, the top moves are still close (racing has not
+        left one move) and deals remain to search (:class:`ExpertPlayer`'s time bank)."""
         if len(self.moves) == 1:
             return self.moves[0]
         deadline = None if samples is not None else time.perf_counter() + seconds
         if self.fast is not None:
             self.fast.budget = None if samples is not None else seconds
-        while (samples is None or self.samples < samples) and len(self.active) > 1:
-            if self.deals is not None and self._next_deal >= len(self.deals):
-                break  # every deal searched (or passed over): the values are the expectation itself
-            if not self.add_sample(deadline):
+        while True:
+            while (samples is None or self.samples < samples) and len(self.active) > 1 and not self.exhausted():
+                if not self.add_sample(deadline):
+                    break
+            if deadline is None or extra <= 0 or len(self.active) < 2 or self.exhausted():
                 break
+            deadline = time.perf_counter() + extra  # still close: the banked time goes here
+            self.extended = extra
+            extra = 0.0
         return self.best()
+
+    def exhausted(self) -> bool:
+        """Whether every listed deal was searched (or passed over): the values are the expectation itself."""
+        return self.deals is not None and self._next_deal >= len(self.deals)
 
     def _enumerable(self) -> list[tuple[list[list[Tile]], list[Tile]]] | None:
         """Every consistent deal, shuffled, where nothing can be drawn and there are at most :data:`ENUMERATE`."""
@@ -350,10 +367,18 @@ class Search:
 
 
 class ExpertPlayer:
-    """Determinize and search (see the module docstring); ``time`` seconds per move, or ``samples`` deals."""
+    """Determinize and search (see the module docstring); ``time`` seconds per move, or ``samples`` deals.
+
+    Under ``time`` the budget is a mean per move, banked (``bank=1``): what a decision leaves unspent (a forced
+    move, racing that settled early, every deal searched) goes into the player's bank, and a later decision whose
+    top moves are still close when its own ``time`` is up may spend up to :data:`BANK_SPEND` - 1 budgets more from
+    it.  The bank holds at most :data:`BANK_CAP` budgets and never goes below zero, so no move takes longer
+    than ``BANK_SPEND * time`` and the player's moves together take no longer than ``time`` each (both up to
+    the one playout each search finishes past its deadline, as without the bank).  ``bank=0`` spends ``time``
+    on every decision with a choice, as before."""
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
-                 race: int = 1, playouts: str = "doubles", read: int = 1) -> None:
+                 race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
@@ -366,7 +391,11 @@ class ExpertPlayer:
             raise OptionError(f"expert: playouts={playouts!r} is not 'doubles' or 'greedy'")
         if read not in (0, 1) or isinstance(read, bool):
             raise OptionError(f"expert: read={read!r} is not 0 or 1")
+        if bank not in (0, 1) or isinstance(bank, bool):
+            raise OptionError(f"expert: bank={bank!r} is not 0 or 1")
         self.read = bool(read)
+        self.banking = bool(bank) and samples is None
+        self.bank = 0.0  #: seconds left unspent by earlier decisions (see the class docstring)
         self.name = "expert"
         self.race = bool(race)
         self.doubles_first = playouts == "doubles"
@@ -376,10 +405,21 @@ class ExpertPlayer:
         self.last: Search | None = None
 
     def choose(self, view: SeatView) -> Move:
+        started = time.perf_counter()
         moves = view.legal_moves()
         if len(moves) == 1:
+            self._settle(started)
             return moves[0]
         search = Search(view, random.Random(self.rng.getrandbits(64)), race=self.race,
                         doubles_first=self.doubles_first, read=self.read)
         self.last = search
-        return search.run(self.time, self.samples)
+        extra = min(self.bank, (BANK_SPEND - 1) * self.time) if self.banking else 0.0
+        move = search.run(self.time, self.samples, extra)
+        self._settle(started)
+        return move
+
+    def _settle(self, started: float) -> None:
+        """Bank what this decision left of its budget (or take what it spent beyond it)."""
+        if self.banking:
+            spent = time.perf_counter() - started
+            self.bank = min(BANK_CAP * self.time, max(0.0, self.bank + self.time - spent))
