@@ -46,10 +46,10 @@ from boneyard.view import SeatView
 PREVIOUS_COMMIT = "0ddea28"
 ROOT = Path(__file__).resolve().parent.parent
 
-#: the child: one JSON request a line ({"record", "seat", "spec", "seed"}), one line back: the move, a tab
-#: and how many deals its expert searched for it (0 for a forced move)
+#: the child: one JSON request a line ({"record", "seat", "spec", "seed"}), one line back: the move, a tab,
+#: how many deals its expert searched for it (0 for a forced move), a tab and the seconds its choice took
 CHILD = """
-import json, sys
+import json, sys, time
 from boneyard.players.base import make_player
 from boneyard.record import replay
 from boneyard.view import SeatView
@@ -62,9 +62,12 @@ for line in sys.stdin:
     game = replay(request["record"])
     player = players[key]
     player.last = None
-    move = player.choose(SeatView(game, request["seat"]))
+    view = SeatView(game, request["seat"])
+    started = time.perf_counter()
+    move = player.choose(view)
+    seconds = time.perf_counter() - started
     deals = player.last.samples if player.last is not None else 0
-    sys.stdout.write(f"{move}\\t{deals}\\n")
+    sys.stdout.write(f"{move}\\t{deals}\\t{seconds:.6f}\\n")
     sys.stdout.flush()
 """
 
@@ -97,8 +100,8 @@ class PreviousExpert:
     def choose_in(self, game: Game, seat: int) -> Move:
         return self.decide(game, seat)[0]
 
-    def decide(self, game: Game, seat: int) -> tuple[Move, int]:
-        """The previous expert's move for ``seat`` and how many deals it searched for it."""
+    def decide(self, game: Game, seat: int) -> tuple[Move, int, float]:
+        """The previous expert's move for ``seat``, how many deals it searched for it and the seconds it took."""
         request = {"record": to_record(game), "seat": seat, "spec": self.spec, "game": self.game_id,
                    "seed": self.seed}
         stdin: IO[str] | None = self.child.stdin
@@ -109,8 +112,8 @@ class PreviousExpert:
         answer = stdout.readline().strip()
         if not answer:
             raise RuntimeError(f"the previous expert (commit {PREVIOUS_COMMIT}) stopped answering")
-        move, _, deals = answer.partition("\t")
-        return Move.parse(move), int(deals)
+        move, deals, seconds = answer.split("\t")
+        return Move.parse(move), int(deals), float(seconds)
 
 
 def start_child(commit: str) -> subprocess.Popen[str]:
@@ -127,10 +130,12 @@ def stop_child(child: subprocess.Popen[str]) -> None:
 
 
 def play(variant: str, players: int, seed: int, index: int, rotation: int, spec: str,
-         child: subprocess.Popen[str], options: Mapping[str, object] | None = None) -> bool:
+         child: subprocess.Popen[str], options: Mapping[str, object] | None = None,
+         clock: dict[str, list[float]] | None = None) -> bool:
     """One game of deal ``index``; today's expert sits in the seats ``s`` with ``(s + rotation) % 2 == 0``.
 
-    Whether today's expert's side won."""
+    Whether today's expert's side won.  ``clock``, where given, collects each side's seconds per move
+    (``"today"``, ``"previous"``: every move, forced ones included, as each expert's own choice timed it)."""
     number = game_seed(seed, index)
     game = Game(make_rules(variant, players, options), chance=Chance(number))
     today = {s for s in range(players) if (s + rotation) % 2 == 0}
@@ -143,8 +148,17 @@ def play(variant: str, players: int, seed: int, index: int, rotation: int, spec:
             continue
         seat = game.turn
         player = seats[seat]
-        move = player.choose_in(game, seat) if isinstance(player, PreviousExpert) else player.choose(
-            SeatView(game, seat))
+        if isinstance(player, PreviousExpert):
+            move, _, seconds = player.decide(game, seat)
+            side = "previous"
+        else:
+            view = SeatView(game, seat)
+            started = time.perf_counter()
+            move = player.choose(view)
+            seconds = time.perf_counter() - started
+            side = "today"
+        if clock is not None:
+            clock[side].append(seconds)
         game.apply(move)
     return game.winner is not None and game.winner in today
 
@@ -158,18 +172,22 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
         for variant in variants:
             started = time.perf_counter()
             wins = games = 0
+            clock: dict[str, list[float]] = {"today": [], "previous": []}
             for index in range(deals):
                 for rotation in range(2):
-                    wins += play(variant, players, seed, index, rotation, spec, child, options)
+                    wins += play(variant, players, seed, index, rotation, spec, child, options, clock)
                     games += 1
                 if progress:
                     print(f"  {variant} deal {index + 1}/{deals}: {wins}/{games} "
                           f"({time.perf_counter() - started:.0f} s)", flush=True)
             low, high = wilson(wins, games)
+            per_move = {side: sum(times) / max(1, len(times)) for side, times in clock.items()}
             rows.append({"variant": variant, "pair": f"{spec} vs {spec}@{commit}", "games": games, "wins": wins,
-                         "win_rate": wins / games, "ci95": [low, high], "seconds": time.perf_counter() - started})
+                         "win_rate": wins / games, "ci95": [low, high], "seconds": time.perf_counter() - started,
+                         "seconds_per_move": per_move, "moves": {side: len(times) for side, times in clock.items()}})
             print(f"{variant:16} {spec} vs {spec}@{commit:10} {wins:>4}/{games:<4} {wins / games:6.1%}  "
-                  f"[{low:.2f}, {high:.2f}]", flush=True)
+                  f"[{low:.2f}, {high:.2f}]  s/move today {per_move['today']:.3f}, "
+                  f"previous {per_move['previous']:.3f}", flush=True)
     finally:
         stop_child(child)
     return rows
