@@ -131,7 +131,7 @@ def stop_child(child: subprocess.Popen[str]) -> None:
 
 def play(variant: str, players: int, seed: int, index: int, rotation: int, spec: str,
          child: subprocess.Popen[str], options: Mapping[str, object] | None = None,
-         clock: dict[str, list[float]] | None = None) -> bool:
+         clock: dict[str, list[float]] | None = None, today_spec: str | None = None) -> bool:
     """One game of deal ``index``; today's expert sits in the seats ``s`` with ``(s + rotation) % 2 == 0``.
 
     Whether today's expert's side won.  ``clock``, where given, collects each side's seconds per move
@@ -139,7 +139,7 @@ def play(variant: str, players: int, seed: int, index: int, rotation: int, spec:
     number = game_seed(seed, index)
     game = Game(make_rules(variant, players, options), chance=Chance(number))
     today = {s for s in range(players) if (s + rotation) % 2 == 0}
-    seats: list[Any] = [make_player(spec, seed=number + 101 * s) if s in today
+    seats: list[Any] = [make_player(today_spec or spec, seed=number + 101 * s) if s in today
                         else PreviousExpert(child, spec, index * players + rotation, number + 101 * s)
                         for s in range(players)]
     while not game.finished:
@@ -165,7 +165,9 @@ def play(variant: str, players: int, seed: int, index: int, rotation: int, spec:
 
 def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: int,
           commit: str = PREVIOUS_COMMIT, options: Mapping[str, object] | None = None,
-          progress: bool = False) -> list[dict[str, object]]:
+          progress: bool = False, today_spec: str | None = None) -> list[dict[str, object]]:
+    """Today's expert (``today_spec``, default ``spec``) against the expert of ``commit`` (``spec``)."""
+    mine = today_spec or spec
     rows: list[dict[str, object]] = []
     child = start_child(commit)
     try:
@@ -175,17 +177,17 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
             clock: dict[str, list[float]] = {"today": [], "previous": []}
             for index in range(deals):
                 for rotation in range(2):
-                    wins += play(variant, players, seed, index, rotation, spec, child, options, clock)
+                    wins += play(variant, players, seed, index, rotation, spec, child, options, clock, mine)
                     games += 1
                 if progress:
                     print(f"  {variant} deal {index + 1}/{deals}: {wins}/{games} "
                           f"({time.perf_counter() - started:.0f} s)", flush=True)
             low, high = wilson(wins, games)
             per_move = {side: sum(times) / max(1, len(times)) for side, times in clock.items()}
-            rows.append({"variant": variant, "pair": f"{spec} vs {spec}@{commit}", "games": games, "wins": wins,
+            rows.append({"variant": variant, "pair": f"{mine} vs {spec}@{commit}", "games": games, "wins": wins,
                          "win_rate": wins / games, "ci95": [low, high], "seconds": time.perf_counter() - started,
                          "seconds_per_move": per_move, "moves": {side: len(times) for side, times in clock.items()}})
-            print(f"{variant:16} {spec} vs {spec}@{commit:10} {wins:>4}/{games:<4} {wins / games:6.1%}  "
+            print(f"{variant:16} {mine} vs {spec}@{commit:10} {wins:>4}/{games:<4} {wins / games:6.1%}  "
                   f"[{low:.2f}, {high:.2f}]  s/move today {per_move['today']:.3f}, "
                   f"previous {per_move['previous']:.3f}", flush=True)
     finally:
@@ -198,6 +200,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--variants", default=",".join(sorted(VARIANTS)), help="comma-separated variants")
     parser.add_argument("--deals", type=int, default=2, help="duplicate deals per variant (two games each)")
     parser.add_argument("--expert", default="expert:time=0.1", help="the spec both experts play with")
+    parser.add_argument("--today", default=None,
+                        help="today's expert's own spec, where it differs (e.g. expert:time=0.1,read=0)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--commit", default=PREVIOUS_COMMIT, help="the earlier commit to play against")
@@ -209,7 +213,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"Win rate of today's expert against the expert of commit {args.commit}, {args.players} players, "
           f"{args.deals} duplicate deals, seed {args.seed}")
     options = dict(item.split("=", 1) for item in args.options.split(",") if "=" in item)
-    rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit, options, args.progress)
+    rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit, options, args.progress,
+                 args.today)
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as handle:
             json.dump({"previous": rows, "args": vars(args)}, handle, indent=2)

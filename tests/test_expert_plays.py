@@ -28,7 +28,7 @@ def test_a_double_it_could_have_placed_makes_a_hand_less_likely() -> None:
 def test_a_point_step_is_five_pips_in_all_fives_and_one_point_elsewhere() -> None:
     assert point_step(make_rules("all-fives", 2)) == 5
     assert point_step(make_rules("all-fives", 2, {"score_unit": "fives"})) == 1
-    assert point_step(make_rules("bergen", 2)) == 1
+    assert point_step(make_rules("block", 2)) == 1
 
 
 def play_until(game: boneyard.Game, rng: random.Random, placed: int) -> None:
@@ -135,8 +135,8 @@ def test_the_placements_read_are_the_rules_own(variant: str) -> None:
     assert checked >= 5
 
 
-@pytest.mark.parametrize("variant", ["double-bergen", "pip"])
-def test_double_bergen_and_pip_are_not_read(variant: str) -> None:
+@pytest.mark.parametrize("variant", ["bergen", "flower-scorpion", "double-bergen", "pip"])
+def test_the_bergen_family_and_pip_are_not_read(variant: str) -> None:
     game = boneyard.new_game(variant, 2, seed=1)
     play_until(game, random.Random(1), 5)
     assert not PlayModel(SeatView(game, game.turn)).active

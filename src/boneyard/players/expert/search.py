@@ -31,8 +31,8 @@ drops a root move once its paired value clearly trails the leader's and stops wh
 where nothing can be drawn and few deals agree with the inference, each of them is searched once
 (:func:`~.sampling.all_deals`), which is the exact expectation.
 
-In Block, Draw, All Fives, Bergen and Flower & Scorpion the sampled deals also follow what the others'
-choices say about their hands (:mod:`.plays`): a deal is kept with the likelihood of the moves it implies
+In Block, Draw and All Fives the sampled deals also follow what the others' choices say about their
+hands (:mod:`.plays`): a deal is kept with the likelihood of the moves it implies
 they made (rejection sampling).  Where the
 compiled solver applies (closed two-player Block and Draw hands), every root move of a deal is valued
 in one call (:meth:`~.fastsearch.FastRoot.evaluate_all`).
