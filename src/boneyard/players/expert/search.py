@@ -32,10 +32,9 @@ where nothing can be drawn and few deals agree with the inference, each of them 
 (:func:`~.sampling.all_deals`), which is the exact expectation.
 
 In Block, Draw and All Fives the sampled deals also follow what the others' choices say about their
-hands (:mod:`.plays`): a deal is kept with the likelihood of the moves it implies
-they made (rejection sampling).  Where the
-compiled solver applies (closed two-player Block and Draw hands), every root move of a deal is valued
-in one call (:meth:`~.fastsearch.FastRoot.evaluate_all`).
+hands (:mod:`.plays`): a deal is kept with the likelihood of the moves it implies they made (rejection
+sampling).  Where the compiled solver applies (closed two-player Block and Draw hands), every root move
+of a deal is valued in one call (:meth:`~.fastsearch.FastRoot.evaluate_all`).
 
 The search is anytime: determinizations are added until ``time`` seconds have passed, and the time a
 decision leaves unspent is banked for later close ones (:class:`ExpertPlayer`).  With
