@@ -97,9 +97,6 @@ class PreviousExpert:
         self.game_id = game_id
         self.seed = seed
 
-    def choose_in(self, game: Game, seat: int) -> Move:
-        return self.decide(game, seat)[0]
-
     def decide(self, game: Game, seat: int) -> tuple[Move, int, float]:
         """The previous expert's move for ``seat``, how many deals it searched for it and the seconds it took."""
         request = {"record": to_record(game), "seat": seat, "spec": self.spec, "game": self.game_id,
