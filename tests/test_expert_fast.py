@@ -230,3 +230,42 @@ def test_a_search_s_fill_plan_gives_the_deals_sampled_without_one(variant: str, 
     plan = fill_plan(info)
     for seed in range(5):
         assert sample_deal(info, random.Random(seed), plan) == sample_deal(info, random.Random(seed))
+
+
+@pytest.mark.skipif(not fastsearch.FastGame("block", 2).kernel_plays, reason="the compiled kernel is not built")
+@pytest.mark.parametrize("variant", ["draw", "all-fives", "bergen", "flower-scorpion", "double-bergen"])
+def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The greedy playouts run in the compiled kernel where it plays (never in PIP, nor for a root that values
+    positions itself); on one deal, the mean value of each root move over many playouts agrees with the Python
+    playouts' mean (the same policy; ties are broken by different random streams) within the playouts' noise."""
+    from boneyard.fast import engine
+    game = boneyard.new_game(variant, 2, seed=11)
+    view = SeatView(game, game.turn)
+    while len(view.legal_moves()) < 2 or not game.hand.events:
+        game.apply(make_player("greedy", seed=1).choose(view))
+        view = SeatView(game, game.turn)
+    moves = view.legal_moves()
+    info = Search(view, random.Random(0)).info
+    hands, stock = sample_deal(info, random.Random(4))
+    means = []
+    for compiled in (True, False):
+        if not compiled:
+            monkeypatch.setattr(engine, "_kernel", None)
+        root = fastsearch.FastRoot.build(view, moves, [view.seat])
+        assert root is not None and root._kernel == compiled
+        rng = random.Random(7)
+        values: list[list[float]] = [[] for _ in moves]
+        for _ in range(300):  # the deal's hands, its stock in a new order each time (the order is hidden)
+            root.load(hands, rng.sample(stock, len(stock)))
+            for index, found in enumerate(values):
+                found.append(root.evaluate(index, rng))
+        means.append([(sum(v) / len(v), (sum((x - sum(v) / len(v)) ** 2 for x in v) / len(v) / len(v)) ** 0.5)
+                      for v in values])
+    for (kernel, k_error), (python, p_error) in zip(*means, strict=True):
+        assert abs(kernel - python) <= 4.5 * (k_error ** 2 + p_error ** 2) ** 0.5 + 1e-9, (variant, kernel, python)
+    pip_game = boneyard.new_game("pip", 2, seed=1)
+    pip_view = SeatView(pip_game, pip_game.turn)
+    pip_root = fastsearch.FastRoot.build(pip_view, pip_view.legal_moves()[:1], [pip_view.seat],
+                                         Search(pip_view, random.Random(0)).objective)
+    assert pip_root is not None and not pip_root._kernel

@@ -347,6 +347,63 @@ def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, 
         replay_kernel_playout(fast, [SplitMix(rng.getrandbits(64)) for _ in range(players)], (variant, seed))
 
 
+@pytest.mark.skipif(not engine.KERNEL, reason="the compiled kernel is not built (no C compiler)")
+@pytest.mark.parametrize(("variant", "players", "options"), KERNEL_CONFIGS,
+                         ids=[f"{v}-{p}p-{'-'.join(f'{k}={x}' for k, x in o.items()) or 'default'}"
+                              for v, p, o in KERNEL_CONFIGS])
+def test_compiled_greedy_playouts_follow_the_policy_and_the_rules(variant: str, players: int,
+                                                                  options: dict[str, object]) -> None:
+    """Every greedy kernel playout (the expert's policy, ``greedy_finishes``) replays on the Python engine: each
+    action is legal and has the best key among the legal actions (the points it scores now where plays score,
+    then the rank; a draw or pass only when nothing can be placed), the hands and the play scores end alike, and
+    ``finish_outcome`` scores the end as the Python engine's own hand end does.  The position is left untouched."""
+    rng = random.Random(f"greedy{variant}{players}{options}")
+    ranks_seen = reshuffled = 0
+    for seed in range(GAMES * 3):
+        fast = FastGame(variant, players, options=options, seed=seed)
+        for _ in range(rng.randrange(0, 12)):
+            if not fast.in_hand:
+                break
+            fast.apply(rng.choice(fast.legal_actions()))
+        if not fast.in_hand:
+            continue
+        ranks = [rng.randrange(64) for _ in fast.t.tiles]
+        before = (list(fast.hands), list(fast.stock), fast.stock_pos, list(fast.scores), fast.turn, fast.placed)
+        results = fast.greedy_finishes(ranks, rng.getrandbits(64), 3, trace=True)
+        assert results[0][4] is not None and results[0][4][1] == before[1]  # the first plays the stock as it is
+        assert (fast.hands, fast.stock, fast.stock_pos, fast.scores, fast.turn, fast.placed) == (
+            before[0], before[1], before[2], before[3], before[4], before[5])
+        assert len(results) == 3
+        for end, seat, hands, scores, trace in results:
+            assert trace is not None
+            actions, stock = trace
+            assert sorted(stock[fast.stock_pos:]) == sorted(before[1][fast.stock_pos:])
+            reshuffled += stock != before[1]
+            fast.stock[fast.stock_pos:] = stock[fast.stock_pos:]
+            for action in actions:
+                legal = fast.legal_actions()
+                assert action in legal, (variant, seed, fast.placed)
+                if len(legal) > 1:
+                    ranks_seen += 1
+                    keys = [points * 4096 + ranks[a // fast.arms] if a < fast.draw else -(1 << 40)
+                            for a, points in zip(legal, fast.placement_points(legal) if fast.scores_during_hand
+                                                 else [0] * len(legal), strict=True)]
+                    assert keys[legal.index(action)] == max(keys), (variant, seed, fast.placed)
+                fast.apply(action)
+            assert not fast.in_hand
+            assert fast.hands == hands
+            assert [a - b for a, b in zip(fast.scores, fast._hand_points, strict=True)] == scores
+            assert ("domino", "blocked", "unfinished")[end] == fast.last_end
+            assert fast.finish_outcome(end, seat, hands, scores) == (
+                fast.scores, fast.finished, fast.winner, fast.last_winner)
+            for _ in actions:
+                fast.undo()
+            fast.stock[:] = before[1]
+            assert (fast.hands, fast.scores, fast.stock_pos) == (before[0], before[3], before[2])
+    assert ranks_seen > 0
+    assert reshuffled > 0 or not FastGame(variant, players, options=options, seed=0).stock_left
+
+
 def next_hand_in_and_out_of_the_kernel(games: list[FastGame], streams: list[list[SplitMix]], kernel: object,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal the next hand of both games (the same rules and seed) and finish it with ``finish_as_random``:

@@ -298,83 +298,97 @@ static PyObject *play_hand(const St *start, int want_trace);
  * tables: None (Block, Draw, All Fives) or (play, play_fn, adjust, adjust_fn): array('i') tables and the
  *         functions that give a missing entry: play_fn(tile, v0, k0, v1, k1) by the line ends (Bergen, F&S),
  *         play_fn(key) by the arm tips (Double Bergen), adjust_fn(points, score); adjust None: no adjustment.  Filled entries stay in the arrays for the next call (see "Scoring by table"). */
+/* fills ``g`` from the arguments rollout and greedy share (see rollout); 0, or -1 with an exception set.
+ * The tables' buffers are held on success: the caller releases them (release_tables). */
+static int load_state(St *g, PyObject *config, PyObject *state, PyObject *tables) {
+    memset(g, 0, sizeof *g);
+    int cfg[17];
+    if (int_list(config, cfg, 17, "config") != 17) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "config needs 17 items"); return -1; }
+    g->players = cfg[0]; g->arms = cfg[1]; g->spinner_mode = cfg[2]; g->can_draw = cfg[3]; g->reserve = cfg[4];
+    g->voluntary = cfg[5]; g->scoring = cfg[6]; g->unit = cfg[7]; g->immediate = cfg[8]; g->partners = cfg[9];
+    g->target = cfg[10]; g->top = cfg[11]; g->mode = cfg[12]; g->cover_any = cfg[13]; g->cover_double = cfg[14];
+    g->spinner_covered = cfg[15]; g->spinner_pair = cfg[16];
+    if (g->players < 2 || g->players > MAXP || g->top < 0 || g->top > 9 || g->arms < 2 || g->arms > MAXARMS || g->unit < 1) {
+        PyErr_SetString(PyExc_ValueError, "the kernel plays 2-10 players on sets up to double-nine");
+        return -1;
+    }
+    if (g->mode < PLAIN || g->mode > DOUBLE || (g->mode == DOUBLE && g->arms != 4) || (g->mode >= BERGEN && g->mode < DOUBLE && g->arms != 2)) {
+        PyErr_SetString(PyExc_ValueError, "config: unknown scoring mode, or arms that do not fit it");
+        return -1;
+    }
+    g->ntiles = (g->top + 1) * (g->top + 2) / 2;
+    g->draw = g->ntiles * g->arms;
+    g->passing = g->draw + 1;
+    for (int a = 0, t = 0; a <= g->top; a++)
+        for (int b = 0; b <= a; b++, t++) {
+            g->high[t] = a; g->low[t] = b; g->dbl[t] = a == b;
+            g->suit[a] |= 1ULL << t; g->suit[b] |= 1ULL << t;
+        }
+    if (PyTuple_GET_SIZE(state) != 21) { PyErr_SetString(PyExc_ValueError, "state needs 21 items"); return -1; }
+    PyObject *hands = PyTuple_GET_ITEM(state, 0);
+    if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != g->players) { PyErr_SetString(PyExc_ValueError, "hands: one int per seat"); return -1; }
+    for (int s = 0; s < g->players; s++) {
+        g->hands[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, s));
+        if (PyErr_Occurred()) return -1;
+    }
+    if ((g->stock_len = int_list(PyTuple_GET_ITEM(state, 1), g->stock, MAXTILES, "stock")) < 0) return -1;
+    int scalars[12];
+    for (int i = 0; i < 12; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(state, 2 + i));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        scalars[i] = (int)x;
+    }
+    g->stock_pos = scalars[0]; g->turn = scalars[1]; g->passes = scalars[2]; g->drawn = scalars[3]; g->placed = scalars[4];
+    g->lead_tile = scalars[5]; g->narms = scalars[6]; g->lead_sides = scalars[7]; g->lead_spinner = scalars[8];
+    g->lead_double = scalars[9]; g->spinners = scalars[10]; g->count = scalars[11];
+    if (g->narms > g->arms || g->narms < 0 || g->stock_pos > g->stock_len || g->stock_pos < 0 || g->turn < 0
+        || g->turn >= g->players) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent state");
+        return -1;
+    }
+    for (int i = g->stock_pos; i < g->stock_len; i++)  /* (the tiles drawn already are never read) */
+        if (g->stock[i] < 0 || g->stock[i] >= g->ntiles) { PyErr_SetString(PyExc_ValueError, "stock: tile out of range"); return -1; }
+    if (int_list(PyTuple_GET_ITEM(state, 14), g->value, MAXARMS, "value") < 0) return -1;
+    if (int_list(PyTuple_GET_ITEM(state, 15), g->weight, MAXARMS, "weight") < 0) return -1;
+    if (int_list(PyTuple_GET_ITEM(state, 16), g->owner, MAXARMS, "owner") < 0) return -1;
+    if (int_list(PyTuple_GET_ITEM(state, 17), g->spin, MAXARMS, "spin") < 0) return -1;
+    int sc[MAXP];
+    if (int_list(PyTuple_GET_ITEM(state, 18), sc, MAXP, "scores") != g->players) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scores: one per seat"); return -1; }
+    for (int s = 0; s < g->players; s++) g->scores[s] = sc[s];
+    long cover = PyLong_AsLong(PyTuple_GET_ITEM(state, 19));
+    if (cover == -1 && PyErr_Occurred()) return -1;
+    g->cover = (int)cover;
+    g->lead_mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(state, 20));
+    if (PyErr_Occurred()) return -1;
+    if (g->mode >= BERGEN) {
+        if (!PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 4 || PyTuple_GET_ITEM(tables, 0) == Py_None) {
+            PyErr_SetString(PyExc_ValueError, "tables: (play, play_fn, adjust, adjust_fn) for this scoring mode");
+            return -1;
+        }
+        if (get_table(&g->play, PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1), "play") < 0) return -1;
+        if (get_table(&g->adjust, PyTuple_GET_ITEM(tables, 2), PyTuple_GET_ITEM(tables, 3), "adjust") < 0) {
+            release_tables(g);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *rollout(PyObject *self, PyObject *args) {
     PyObject *config, *state, *streams, *tables;
     int want_trace;
     if (!PyArg_ParseTuple(args, "O!O!O!pO", &PyTuple_Type, &config, &PyTuple_Type, &state, &PyList_Type, &streams,
                           &want_trace, &tables)) return NULL;
     St g;
-    memset(&g, 0, sizeof g);
-    int cfg[17];
-    if (int_list(config, cfg, 17, "config") != 17) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "config needs 17 items"); return NULL; }
-    g.players = cfg[0]; g.arms = cfg[1]; g.spinner_mode = cfg[2]; g.can_draw = cfg[3]; g.reserve = cfg[4];
-    g.voluntary = cfg[5]; g.scoring = cfg[6]; g.unit = cfg[7]; g.immediate = cfg[8]; g.partners = cfg[9];
-    g.target = cfg[10]; g.top = cfg[11]; g.mode = cfg[12]; g.cover_any = cfg[13]; g.cover_double = cfg[14];
-    g.spinner_covered = cfg[15]; g.spinner_pair = cfg[16];
-    if (g.players < 2 || g.players > MAXP || g.top < 0 || g.top > 9 || g.arms < 2 || g.arms > MAXARMS || g.unit < 1) {
-        PyErr_SetString(PyExc_ValueError, "the kernel plays 2-10 players on sets up to double-nine");
+    if (load_state(&g, config, state, tables) < 0) return NULL;
+    if (PyList_GET_SIZE(streams) != g.players) {
+        release_tables(&g);
+        PyErr_SetString(PyExc_ValueError, "streams: one per seat");
         return NULL;
     }
-    if (g.mode < PLAIN || g.mode > DOUBLE || (g.mode == DOUBLE && g.arms != 4) || (g.mode >= BERGEN && g.mode < DOUBLE && g.arms != 2)) {
-        PyErr_SetString(PyExc_ValueError, "config: unknown scoring mode, or arms that do not fit it");
-        return NULL;
-    }
-    g.ntiles = (g.top + 1) * (g.top + 2) / 2;
-    g.draw = g.ntiles * g.arms;
-    g.passing = g.draw + 1;
-    for (int a = 0, t = 0; a <= g.top; a++)
-        for (int b = 0; b <= a; b++, t++) {
-            g.high[t] = a; g.low[t] = b; g.dbl[t] = a == b;
-            g.suit[a] |= 1ULL << t; g.suit[b] |= 1ULL << t;
-        }
-    if (PyTuple_GET_SIZE(state) != 21) { PyErr_SetString(PyExc_ValueError, "state needs 21 items"); return NULL; }
-    PyObject *hands = PyTuple_GET_ITEM(state, 0);
-    if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != g.players) { PyErr_SetString(PyExc_ValueError, "hands: one int per seat"); return NULL; }
-    for (int s = 0; s < g.players; s++) {
-        g.hands[s] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(hands, s));
-        if (PyErr_Occurred()) return NULL;
-    }
-    if ((g.stock_len = int_list(PyTuple_GET_ITEM(state, 1), g.stock, MAXTILES, "stock")) < 0) return NULL;
-    int scalars[12];
-    for (int i = 0; i < 12; i++) {
-        long x = PyLong_AsLong(PyTuple_GET_ITEM(state, 2 + i));
-        if (x == -1 && PyErr_Occurred()) return NULL;
-        scalars[i] = (int)x;
-    }
-    g.stock_pos = scalars[0]; g.turn = scalars[1]; g.passes = scalars[2]; g.drawn = scalars[3]; g.placed = scalars[4];
-    g.lead_tile = scalars[5]; g.narms = scalars[6]; g.lead_sides = scalars[7]; g.lead_spinner = scalars[8];
-    g.lead_double = scalars[9]; g.spinners = scalars[10]; g.count = scalars[11];
-    if (g.narms > g.arms || g.narms < 0 || g.stock_pos > g.stock_len || g.turn < 0 || g.turn >= g.players) {
-        PyErr_SetString(PyExc_ValueError, "inconsistent state");
-        return NULL;
-    }
-    if (int_list(PyTuple_GET_ITEM(state, 14), g.value, MAXARMS, "value") < 0) return NULL;
-    if (int_list(PyTuple_GET_ITEM(state, 15), g.weight, MAXARMS, "weight") < 0) return NULL;
-    if (int_list(PyTuple_GET_ITEM(state, 16), g.owner, MAXARMS, "owner") < 0) return NULL;
-    if (int_list(PyTuple_GET_ITEM(state, 17), g.spin, MAXARMS, "spin") < 0) return NULL;
-    int sc[MAXP];
-    if (int_list(PyTuple_GET_ITEM(state, 18), sc, MAXP, "scores") != g.players) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "scores: one per seat"); return NULL; }
-    for (int s = 0; s < g.players; s++) g.scores[s] = sc[s];
-    long cover = PyLong_AsLong(PyTuple_GET_ITEM(state, 19));
-    if (cover == -1 && PyErr_Occurred()) return NULL;
-    g.cover = (int)cover;
-    g.lead_mask = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(state, 20));
-    if (PyErr_Occurred()) return NULL;
-    if (PyList_GET_SIZE(streams) != g.players) { PyErr_SetString(PyExc_ValueError, "streams: one per seat"); return NULL; }
     for (int s = 0; s < g.players; s++) {
         g.streams[s] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(streams, s));
-        if (PyErr_Occurred()) return NULL;
-    }
-    if (g.mode >= BERGEN) {
-        if (!PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 4 || PyTuple_GET_ITEM(tables, 0) == Py_None) {
-            PyErr_SetString(PyExc_ValueError, "tables: (play, play_fn, adjust, adjust_fn) for this scoring mode");
-            return NULL;
-        }
-        if (get_table(&g.play, PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1), "play") < 0) return NULL;
-        if (get_table(&g.adjust, PyTuple_GET_ITEM(tables, 2), PyTuple_GET_ITEM(tables, 3), "adjust") < 0) {
-            release_tables(&g);
-            return NULL;
-        }
+        if (PyErr_Occurred()) { release_tables(&g); return NULL; }
     }
     PyObject *result = play_hand(&g, want_trace);
     release_tables(&g);
@@ -415,6 +429,109 @@ static PyObject *play_hand(const St *start, int want_trace) {
     PyObject *end_seat = g.end_seat < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g.end_seat);
     return Py_BuildValue("(iNiiiNNlNN)", g.end, end_seat, g.turn, g.placed, g.stock_pos, out_hands, out_scores,
                          moves, out_streams, trace ? trace : Py_NewRef(Py_None));
+}
+
+/* ---------------------------------------------------------------- Greedy playouts
+ * The expert's playout policy (boneyard.players.expert.fastsearch.FastRoot._playout, which is its definition
+ * and the fallback): the placement that scores most now (``scoring``: where plays score), then the highest
+ * ranks[tile] (Python's: a double first where asked, then the tile's weight), ties at random from one
+ * splitmix64 stream; a draw or a pass only where no placement is legal.  A play's points are what apply()
+ * gives it on a copy of the position, so the rules stay those above.  Every playout after the first plays
+ * on a new random order of the undrawn stock (the stock's order is hidden from the searching seat). */
+#define GREEDY_POINT 4096L                /* a key's unit of points (a rank stays below it) */
+#define GREEDY_DRAW (-(1L << 40))         /* a draw or pass: after every placement */
+
+/* greedy(config, state, tables, ranks, scoring, seed, count, trace) -> [(end, end_seat, hands, scores, trace)]
+ * config, state, tables: as rollout's.  ranks: one int per tile of the set.  count: playouts from the same
+ * position (1-64).  Each result: how the hand ended (0 domino, 1 blocked, 2 the game reached its target
+ * during the hand), by whom (or None), every hand and score at the end, and (trace) the actions taken with the
+ * stock in the order that playout drew from, else None. */
+static PyObject *greedy(PyObject *self, PyObject *args) {
+    PyObject *config, *state, *tables, *ranks_obj;
+    int scoring, count, want_trace;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "O!O!OOpKip", &PyTuple_Type, &config, &PyTuple_Type, &state, &tables, &ranks_obj,
+                          &scoring, &seed, &count, &want_trace)) return NULL;
+    if (count < 1 || count > 64) { PyErr_SetString(PyExc_ValueError, "count: 1 to 64 playouts"); return NULL; }
+    St start;
+    if (load_state(&start, config, state, tables) < 0) return NULL;
+    int ranks[MAXTILES];
+    int nranks = int_list(ranks_obj, ranks, MAXTILES, "ranks");
+    if (nranks != start.ntiles) {
+        release_tables(&start);
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "ranks: %d items for a set of %d tiles", nranks, start.ntiles);
+        return NULL;
+    }
+    uint64_t rng = seed;
+    PyObject *out = PyList_New(count);
+    if (!out) { release_tables(&start); return NULL; }
+    int actions[MAXTILES * 2 + 2], best[MAXTILES * 2 + 2];
+    St g, probe;
+    for (int k = 0; k < count; k++) {
+        for (int i = start.stock_len - 1; k && i > start.stock_pos; i--) {
+            int j = start.stock_pos + below(&rng, i - start.stock_pos + 1);
+            int x = start.stock[i]; start.stock[i] = start.stock[j]; start.stock[j] = x;
+        }
+        g = start;
+        g.in_hand = 1;
+        PyObject *trace = NULL;
+        if (want_trace && !(trace = PyList_New(0))) goto fail;
+        while (g.in_hand && !g.error) {
+            int n = legal(&g, actions), action = actions[0];
+            if (n > 1) {
+                long top = GREEDY_DRAW - 1;
+                int ties = 0;
+                for (int i = 0; i < n && !g.error; i++) {
+                    int a = actions[i];
+                    long key = GREEDY_DRAW;
+                    if (a < g.draw) {
+                        key = ranks[a / g.arms];
+                        if (scoring) {
+                            probe = g;
+                            apply(&probe, a);
+                            g.error = probe.error;
+                            key += (probe.scores[g.turn] - g.scores[g.turn]) * GREEDY_POINT;
+                        }
+                    }
+                    if (key > top) { top = key; ties = 0; }
+                    if (key == top) best[ties++] = a;
+                }
+                if (g.error) break;
+                action = ties > 1 ? best[below(&rng, ties)] : best[0];
+            }
+            if (trace) {
+                PyObject *item = PyLong_FromLong(action);
+                if (!item || PyList_Append(trace, item) < 0) { Py_XDECREF(item); Py_DECREF(trace); goto fail; }
+                Py_DECREF(item);
+            }
+            apply(&g, action);
+        }
+        if (g.error) { Py_XDECREF(trace); goto fail; }
+        PyObject *hands = PyList_New(g.players), *scores = PyList_New(g.players);
+        if (!hands || !scores) { Py_XDECREF(hands); Py_XDECREF(scores); Py_XDECREF(trace); goto fail; }
+        for (int s = 0; s < g.players; s++) {
+            PyList_SET_ITEM(hands, s, PyLong_FromUnsignedLongLong(g.hands[s]));
+            PyList_SET_ITEM(scores, s, PyLong_FromLong(g.scores[s]));
+        }
+        if (trace) {  /* the actions, and the stock in the order this playout drew from */
+            PyObject *stock = PyList_New(g.stock_len);
+            if (!stock) { Py_DECREF(hands); Py_DECREF(scores); Py_DECREF(trace); goto fail; }
+            for (int i = 0; i < g.stock_len; i++) PyList_SET_ITEM(stock, i, PyLong_FromLong(g.stock[i]));
+            PyObject *pair = Py_BuildValue("(NN)", trace, stock);
+            if (!pair) { Py_DECREF(hands); Py_DECREF(scores); goto fail; }
+            trace = pair;
+        }
+        PyObject *end_seat = g.end_seat < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(g.end_seat);
+        PyObject *one = Py_BuildValue("(iNNNN)", g.end, end_seat, hands, scores, trace ? trace : Py_NewRef(Py_None));
+        if (!one) goto fail;
+        PyList_SET_ITEM(out, k, one);
+    }
+    release_tables(&start);
+    return out;
+fail:
+    release_tables(&start);
+    Py_DECREF(out);
+    return NULL;
 }
 
 /* deal(pool, sizes, banned, seed) -> (masks, rest) or None
@@ -809,6 +926,7 @@ static PyMethodDef methods[] = {
     {"shuffle", shuffle, METH_VARARGS, "Random.shuffle's swaps from given Mersenne Twister outputs (see chance.shuffle)."},
     {"deal", deal, METH_VARARGS, "Deal a pool of tiles into hands of given sizes avoiding banned tiles."},
     {"rollout", rollout, METH_VARARGS, "Play a hand to its end with random legal actions (see boneyard.fast.engine)."},
+    {"greedy", greedy, METH_VARARGS, "Play a hand to its end several times with the expert's greedy playout policy."},
     {"pip_rollout", pip_rollout, METH_VARARGS, "Play a PIP round to its end as the random player (see boneyard.fast.pip)."},
     {NULL, NULL, 0, NULL},
 };

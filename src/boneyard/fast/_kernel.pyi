@@ -15,3 +15,8 @@ def pip_rollout(
     config: tuple[object, ...], state: tuple[object, ...], streams: list[int], trace: bool, /
 ) -> tuple[int, int | None, tuple[int, int, int, int, int, int, int, int], list[int], list[int], list[int],
            tuple[int, int], list[int], int, list[int], list[tuple[int, int]] | None]: ...
+
+def greedy(
+    config: tuple[int, ...], state: tuple[object, ...], tables: tuple[object, object, object, object] | None,
+    ranks: list[int], scoring: bool, seed: int, count: int, trace: bool, /
+) -> list[tuple[int, int | None, list[int], list[int], tuple[list[int], list[int]] | None]]: ...

@@ -1088,6 +1088,38 @@ class FastGame:
         self._end_saved = None
         return moves
 
+    def greedy_finishes(self, ranks: Sequence[int], seed: int, count: int, trace: bool = False
+                        ) -> list[tuple[int, int | None, list[int], list[int], tuple[list[int], list[int]] | None]]:
+        """``count`` greedy playouts of the rest of the hand in the compiled kernel (where :attr:`kernel_plays`),
+        the position left as it is: the placement that scores most now (where plays score), then the highest
+        ``ranks[tile]``, ties at random from ``seed``; every playout after the first on a new order of the
+        undrawn stock.  Each result: the end (an index of ``("domino", "blocked", "unfinished")``), the seat
+        who dominoed or ``None``, every hand and score when the hand stopped, and (``trace``) the actions taken
+        with the stock in the order that playout drew from.
+        :meth:`finish_outcome` scores the hand's end."""
+        if type(self) is not FastGame or not self.kernel_plays:  # (PIP's kernel plays only as the random player)
+            raise VariantError(f"the compiled kernel plays no greedy playouts of {self.rules.name} here")
+        made = self._kernel_args
+        if made is None or made[0] != self._dice:
+            made = self._kernel_args = (self._dice, self.kernel_config(), self.kernel_tables())
+        return _kernel.greedy(made[1], self.kernel_state(), made[2], list(ranks), self.scores_during_hand,
+                              seed & 0xFFFFFFFFFFFFFFFF, count, trace)
+
+    def finish_outcome(self, end: int, seat: int | None, hands: list[int], scores: Sequence[int]
+                       ) -> tuple[list[int], bool, int | None, int | None]:
+        """The hand's end scored as :meth:`_end_hand` scores it, for a hand the kernel finished (``end``, ``seat``,
+        final ``hands`` and ``scores`` as :meth:`greedy_finishes` gives them), without touching this position:
+        the scores after it, whether the game is over, the game's winner and the hand's winner."""
+        saved = self.hands
+        self.hands = hands  # the variant's hand end reads the hands left (pips, holders, doubles)
+        try:
+            winner, points = (None, [0] * self.players) if end == 2 else self._hand_end(_ENDS[end], seat)
+        finally:
+            self.hands = saved
+        final = [score + gained for score, gained in zip(scores, points, strict=True)]
+        finished, game_winner = self.game_over_at(final)
+        return final, finished, game_winner, winner
+
     def _adopt(self, hands: list[int], scores: list[int], turn: int, placed: int, stock_pos: int) -> None:
         self.hands = hands
         self.scores = scores

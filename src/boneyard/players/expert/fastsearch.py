@@ -122,6 +122,9 @@ class FastRoot:
         #: valued by this class's own :meth:`value` (a subclass that values positions itself searches in Python)
         self._compiled = (_solve is not None and self._plain and game.players == 2 and game.t.top <= 9
                           and type(self).value is FastRoot.value)
+        #: the greedy playouts run in the compiled kernel (:meth:`.FastGame.greedy_finishes`): a line game it plays,
+        #: valued by this class's own :meth:`value` (a subclass that values positions itself plays out in Python)
+        self._kernel = not pip and game.kernel_plays and type(self).value is FastRoot.value
         self._leaves: array[float] | None = None  #: the solver's leaf values (NaN: not asked yet), made at first use
         #: one more than the most pips a hand can hold: the leaf table's stride
         self._span = sum(game.t.pips) + 1 if self._compiled else 0
@@ -380,6 +383,12 @@ class FastRoot:
             return self.value()
         self.noisy = True
         total = 0.0
+        if self._kernel:  # the same policy in the compiled kernel, the position left untouched
+            outcome = game.finish_outcome
+            for end, seat, hands, scores, _ in game.greedy_finishes(self._ranks[self.doubles_first],
+                                                                    rng.getrandbits(64), self.playouts):
+                total += self._valued(*outcome(end, seat, hands, scores))
+            return total / self.playouts
         hidden = game.stock[game.stock_pos:]
         for number in range(self.playouts):
             if number and len(hidden) > 1:  # the stock's order is hidden: every playout draws its own
