@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from boneyard.fast import FastGame
 from boneyard.moves import Kind
@@ -72,6 +72,9 @@ class Choice:
     points: float = 0.0  #: what the move made scored, in steps (:func:`point_step`)
     #: per tile index, each placement the decision offered that tile: (the number joined, its points in steps)
     offered: Mapping[int, tuple[tuple[int, float], ...]] = field(default_factory=dict)
+    #: the suit counts of :attr:`later` (:func:`suit_counts`) and its placements here (:meth:`options`)
+    later_counts: tuple[int, ...] = (0,) * 16
+    later_options: tuple[tuple[Tile, int, float], ...] = ()
 
     def options(self, hand: Sequence[Tile]) -> list[tuple[Tile, int, float]]:
         """Every placement a seat holding ``hand`` had here: (tile, number joined, points in steps)."""
@@ -82,17 +85,50 @@ class Choice:
 def score(hand: Sequence[Tile], tile: Tile, ends: Sequence[int], joined: int) -> float:
     """The rule-of-thumb score of placing ``tile`` from ``hand`` on the end showing ``joined`` (-1: leading it),
     its points aside."""
-    rest = [other for other in hand if other is not tile]
-    suits = {half for other in rest for half in other.halves}
-    if joined < 0:
-        after = [tile.high, tile.low]
-    else:
-        after = list(ends)
-        if joined in after:
-            after.remove(joined)
-        after.append(tile.high if tile.is_double else tile.other_half(joined))
-    return (W_PIPS * tile.pips + W_SUITS * len(suits) + (W_DOUBLE if tile.is_double else 0.0)
-            + W_FOLLOW * sum(1 for end in after if end in suits))
+    return scores(hand, ends, [(tile, joined, 0.0)])[0]
+
+
+def scores(hand: Sequence[Tile], ends: Sequence[int], placements: Sequence[tuple[Tile, int, float]]) -> list[float]:
+    """The rule-of-thumb score of each placement (tile, number joined or -1 for a lead, points in steps) from
+    ``hand`` on the open ``ends``, points included: the tile's pips, the suits still in hand after it, a double,
+    and the open ends afterwards the rest of the hand can follow.  (Suits are bit sets: one count per suit.)"""
+    return _scored(suit_counts(hand), ends, placements)
+
+
+def suit_counts(hand: Sequence[Tile], counts: Sequence[int] = (0,) * 16) -> list[int]:
+    """Per suit, how many tiles of ``hand`` show it (a double once), added to ``counts``."""
+    out = list(counts)
+    for other in hand:
+        out[other.high] += 1
+        if other.low != other.high:
+            out[other.low] += 1
+    return out
+
+
+def _scored(counts: Sequence[int], ends: Sequence[int], placements: Sequence[tuple[Tile, int, float]]) -> list[float]:
+    held = 0
+    for suit, count in enumerate(counts):
+        if count:
+            held |= 1 << suit
+    out = []
+    for tile, joined, points in placements:
+        high, low = tile.high, tile.low
+        rest = held
+        if counts[high] == 1:
+            rest &= ~(1 << high)
+        if low != high and counts[low] == 1:
+            rest &= ~(1 << low)
+        if joined < 0:
+            follow = (rest >> high & 1) + (rest >> low & 1)
+        else:
+            after = list(ends)
+            if joined in after:
+                after.remove(joined)
+            after.append(high if high == low else high + low - joined)
+            follow = sum(rest >> end & 1 for end in after)
+        out.append(W_PIPS * (high + low) + W_SUITS * rest.bit_count() + (W_DOUBLE if high == low else 0.0)
+                   + W_FOLLOW * follow + W_POINTS * points)
+    return out
 
 
 class PlayModel:
@@ -133,7 +169,9 @@ class PlayModel:
             later = tuple(e.move.tile for e in events[number:]
                           if e.seat == seat and e.move.tile is not None and e.move.kind in (Kind.LEAD, Kind.PLAY))
             joined = event.move.half if event.move.kind == Kind.PLAY else -1
-            self.choices.append(Choice(seat, ends, tile, joined, later, points, offered))
+            choice = Choice(seat, ends, tile, joined, later, points, offered)
+            self.choices.append(replace(choice, later_counts=tuple(suit_counts(later)),
+                                        later_options=tuple(choice.options(later))))
 
     @property
     def active(self) -> bool:
@@ -144,14 +182,16 @@ class PlayModel:
         """The deal's weight in (0, 1]: each earlier choice's soft-max probability relative to the likeliest move's."""
         log_weight = 0.0
         for choice in self.choices:
-            hand = [*hands[choice.seat], *choice.later]
-            options = choice.options(hand)
+            own = hands[choice.seat]
+            offered = choice.offered
+            options = [(tile, joined, points) for tile in own if tile.index in offered
+                       for joined, points in offered[tile.index]]
+            options += choice.later_options
             if len(options) < 2:
                 continue
-            ends = choice.ends
-            made = score(hand, choice.tile, ends, choice.joined) + W_POINTS * choice.points
-            best = max(score(hand, tile, ends, joined) + W_POINTS * points for tile, joined, points in options)
-            log_weight += BETA * min(0.0, made - best)
+            valued = _scored(suit_counts(own, choice.later_counts), choice.ends,
+                             [(choice.tile, choice.joined, choice.points), *options])
+            log_weight += BETA * (valued[0] - max(valued))
         return math.exp(log_weight)
 
 
