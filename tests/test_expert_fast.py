@@ -233,8 +233,9 @@ def test_a_search_s_fill_plan_gives_the_deals_sampled_without_one(variant: str, 
 
 
 @pytest.mark.skipif(not fastsearch.FastGame("block", 2).kernel_plays, reason="the compiled kernel is not built")
-@pytest.mark.parametrize("variant", ["draw", "all-fives", "bergen", "flower-scorpion", "double-bergen"])
-def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: str,
+@pytest.mark.parametrize(("variant", "defend"), [("draw", False), ("all-fives", False), ("all-fives", True),
+                                                 ("bergen", True), ("flower-scorpion", False), ("double-bergen", True)])
+def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: str, defend: bool,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The greedy playouts run in the compiled kernel where it plays (never in PIP, nor for a root that values
     positions itself); on one deal, the mean value of each root move over many playouts agrees with the Python
@@ -254,6 +255,7 @@ def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: 
             monkeypatch.setattr(engine, "_kernel", None)
         root = fastsearch.FastRoot.build(view, moves, [view.seat])
         assert root is not None and root._kernel == compiled
+        root.defend = defend
         rng = random.Random(7)
         values: list[list[float]] = [[] for _ in moves]
         for _ in range(300):  # the deal's hands, its stock in a new order each time (the order is hidden)

@@ -369,7 +369,8 @@ def test_compiled_greedy_playouts_follow_the_policy_and_the_rules(variant: str, 
             continue
         ranks = [rng.randrange(64) for _ in fast.t.tiles]
         before = (list(fast.hands), list(fast.stock), fast.stock_pos, list(fast.scores), fast.turn, fast.placed)
-        results = fast.greedy_finishes(ranks, rng.getrandbits(64), 3, trace=True)
+        defend = rng.randrange(1 << players) if seed % 2 else 0  # some seats' points less the next seat's reply
+        results = fast.greedy_finishes(ranks, rng.getrandbits(64), 3, trace=True, defend=defend)
         assert results[0][4] is not None and results[0][4][1] == before[1]  # the first plays the stock as it is
         assert (fast.hands, fast.stock, fast.stock_pos, fast.scores, fast.turn, fast.placed) == (
             before[0], before[1], before[2], before[3], before[4], before[5])
@@ -385,9 +386,12 @@ def test_compiled_greedy_playouts_follow_the_policy_and_the_rules(variant: str, 
                 assert action in legal, (variant, seed, fast.placed)
                 if len(legal) > 1:
                     ranks_seen += 1
-                    keys = [points * 4096 + ranks[a // fast.arms] if a < fast.draw else -(1 << 40)
-                            for a, points in zip(legal, fast.placement_points(legal) if fast.scores_during_hand
-                                                 else [0] * len(legal), strict=True)]
+                    points = fast.placement_points(legal) if fast.scores_during_hand else [0] * len(legal)
+                    if fast.scores_during_hand and defend >> fast.turn & 1:
+                        points = [p - best_reply(fast, a) if a < fast.draw else p
+                                  for a, p in zip(legal, points, strict=True)]
+                    keys = [p * 4096 + ranks[a // fast.arms] if a < fast.draw else -(1 << 40)
+                            for a, p in zip(legal, points, strict=True)]
                     assert keys[legal.index(action)] == max(keys), (variant, seed, fast.placed)
                 fast.apply(action)
             assert not fast.in_hand
@@ -402,6 +406,20 @@ def test_compiled_greedy_playouts_follow_the_policy_and_the_rules(variant: str, 
             assert (fast.hands, fast.scores, fast.stock_pos) == (before[0], before[3], before[2])
     assert ranks_seen > 0
     assert reshuffled > 0 or not FastGame(variant, players, options=options, seed=0).stock_left
+
+
+def best_reply(fast: FastGame, action: int) -> int:
+    """The most the next seat can score with one placement after ``action``, its play's points only (0 if the hand
+    ends or the turn stays)."""
+    seat = fast.turn
+    fast.apply(action)
+    best = 0
+    if fast.in_hand and fast.turn != seat:
+        for reply in fast.legal_actions():
+            if reply < fast.draw:
+                best = max(best, *fast.placement_points([reply]))
+    fast.undo()
+    return best
 
 
 def next_hand_in_and_out_of_the_kernel(games: list[FastGame], streams: list[list[SplitMix]], kernel: object,

@@ -433,7 +433,8 @@ static PyObject *play_hand(const St *start, int want_trace) {
 
 /* ---------------------------------------------------------------- Greedy playouts
  * The expert's playout policy (boneyard.players.expert.fastsearch.FastRoot._playout, which is its definition
- * and the fallback): the placement that scores most now (``scoring``: where plays score), then the highest
+ * and the fallback): the placement that scores most now (``scoring``: where plays score; for a seat in ``defend``,
+ * less the most the next seat could score with its reply), then the highest
  * ranks[tile] (Python's: a double first where asked, then the tile's weight), ties at random from one
  * splitmix64 stream; a draw or a pass only where no placement is legal.  A play's points are what apply()
  * gives it on a copy of the position, so the rules stay those above.  Every playout after the first plays
@@ -441,17 +442,37 @@ static PyObject *play_hand(const St *start, int want_trace) {
 #define GREEDY_POINT 4096L                /* a key's unit of points (a rank stays below it) */
 #define GREEDY_DRAW (-(1L << 40))         /* a draw or pass: after every placement */
 
-/* greedy(config, state, tables, ranks, scoring, seed, count, trace) -> [(end, end_seat, hands, scores, trace)]
+/* the points ``a`` scores now for the seat on turn (on a copy of the position); with ``defend``, less the most
+ * the next seat can score with one placement right after it (where the hand goes on and the turn passes) */
+static long greedy_points(const St *g, int a, int defend, St *probe, St *reply) {
+    *probe = *g;
+    apply(probe, a);
+    long points = probe->scores[g->turn] - g->scores[g->turn];
+    if (!defend || probe->error || !probe->in_hand || probe->turn == g->turn) return probe->error ? 0 : points;
+    int answers[MAXTILES * 2 + 2];
+    int n = legal(probe, answers), next = probe->turn;
+    long most = 0;
+    for (int i = 0; i < n && answers[i] < probe->draw; i++) {
+        *reply = *probe;
+        apply(reply, answers[i]);
+        if (reply->error) { probe->error = 1; return 0; }
+        long got = reply->scores[next] - probe->scores[next];
+        if (got > most) most = got;
+    }
+    return points - most;
+}
+
+/* greedy(config, state, tables, ranks, scoring, seed, count, trace, defend) -> [(end, end_seat, hands, scores, trace)]
  * config, state, tables: as rollout's.  ranks: one int per tile of the set.  count: playouts from the same
- * position (1-64).  Each result: how the hand ended (0 domino, 1 blocked, 2 the game reached its target
+ * position (1-64).  defend: a bit per seat whose points count less the next seat's best reply (where plays score).  Each result: how the hand ended (0 domino, 1 blocked, 2 the game reached its target
  * during the hand), by whom (or None), every hand and score at the end, and (trace) the actions taken with the
  * stock in the order that playout drew from, else None. */
 static PyObject *greedy(PyObject *self, PyObject *args) {
     PyObject *config, *state, *tables, *ranks_obj;
     int scoring, count, want_trace;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "O!O!OOpKip", &PyTuple_Type, &config, &PyTuple_Type, &state, &tables, &ranks_obj,
-                          &scoring, &seed, &count, &want_trace)) return NULL;
+    unsigned long long seed, defend;
+    if (!PyArg_ParseTuple(args, "O!O!OOpKipK", &PyTuple_Type, &config, &PyTuple_Type, &state, &tables, &ranks_obj,
+                          &scoring, &seed, &count, &want_trace, &defend)) return NULL;
     if (count < 1 || count > 64) { PyErr_SetString(PyExc_ValueError, "count: 1 to 64 playouts"); return NULL; }
     St start;
     if (load_state(&start, config, state, tables) < 0) return NULL;
@@ -466,7 +487,7 @@ static PyObject *greedy(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(count);
     if (!out) { release_tables(&start); return NULL; }
     int actions[MAXTILES * 2 + 2], best[MAXTILES * 2 + 2];
-    St g, probe;
+    St g, probe, reply;
     for (int k = 0; k < count; k++) {
         for (int i = start.stock_len - 1; k && i > start.stock_pos; i--) {
             int j = start.stock_pos + below(&rng, i - start.stock_pos + 1);
@@ -487,10 +508,8 @@ static PyObject *greedy(PyObject *self, PyObject *args) {
                     if (a < g.draw) {
                         key = ranks[a / g.arms];
                         if (scoring) {
-                            probe = g;
-                            apply(&probe, a);
+                            key += greedy_points(&g, a, (int)(defend >> g.turn & 1), &probe, &reply) * GREEDY_POINT;
                             g.error = probe.error;
-                            key += (probe.scores[g.turn] - g.scores[g.turn]) * GREEDY_POINT;
                         }
                     }
                     if (key > top) { top = key; ties = 0; }

@@ -18,5 +18,5 @@ def pip_rollout(
 
 def greedy(
     config: tuple[int, ...], state: tuple[object, ...], tables: tuple[object, object, object, object] | None,
-    ranks: list[int], scoring: bool, seed: int, count: int, trace: bool, /
+    ranks: list[int], scoring: bool, seed: int, count: int, trace: bool, defend: int, /
 ) -> list[tuple[int, int | None, list[int], list[int], tuple[list[int], list[int]] | None]]: ...

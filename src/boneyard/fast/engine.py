@@ -1088,10 +1088,11 @@ class FastGame:
         self._end_saved = None
         return moves
 
-    def greedy_finishes(self, ranks: Sequence[int], seed: int, count: int, trace: bool = False
+    def greedy_finishes(self, ranks: Sequence[int], seed: int, count: int, trace: bool = False, defend: int = 0
                         ) -> list[tuple[int, int | None, list[int], list[int], tuple[list[int], list[int]] | None]]:
         """``count`` greedy playouts of the rest of the hand in the compiled kernel (where :attr:`kernel_plays`),
-        the position left as it is: the placement that scores most now (where plays score), then the highest
+        the position left as it is: the placement that scores most now (where plays score; for a seat whose bit is
+        set in ``defend``, less the most the next seat could score with one placement right after it), then the highest
         ``ranks[tile]``, ties at random from ``seed``; every playout after the first on a new order of the
         undrawn stock.  Each result: the end (an index of ``("domino", "blocked", "unfinished")``), the seat
         who dominoed or ``None``, every hand and score when the hand stopped, and (``trace``) the actions taken
@@ -1103,7 +1104,7 @@ class FastGame:
         if made is None or made[0] != self._dice:
             made = self._kernel_args = (self._dice, self.kernel_config(), self.kernel_tables())
         return _kernel.greedy(made[1], self.kernel_state(), made[2], list(ranks), self.scores_during_hand,
-                              seed & 0xFFFFFFFFFFFFFFFF, count, trace)
+                              seed & 0xFFFFFFFFFFFFFFFF, count, trace, defend)
 
     def finish_outcome(self, end: int, seat: int | None, hands: list[int], scores: Sequence[int]
                        ) -> tuple[list[int], bool, int | None, int | None]:

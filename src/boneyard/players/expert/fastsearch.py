@@ -107,6 +107,9 @@ class FastRoot:
         self.noisy = False  #: set once a root move was valued by playouts rather than exactly
         #: the playout policy: after the points, a double before any other tile (else only the heaviest)
         self.doubles_first = True
+        #: the playout policy where plays score: a placement's points less the most the next seat can score
+        #: right after it (every seat plays so in the playouts)
+        self.defend = False
         self._tt: dict[tuple[int, ...], tuple[float, float]] = {}
         rules = game.rules
         self._no_draw = rules.draw_mode == "none"
@@ -385,8 +388,9 @@ class FastRoot:
         total = 0.0
         if self._kernel:  # the same policy in the compiled kernel, the position left untouched
             outcome = game.finish_outcome
+            defend = (1 << game.players) - 1 if self.defend else 0
             for end, seat, hands, scores, _ in game.greedy_finishes(self._ranks[self.doubles_first],
-                                                                    rng.getrandbits(64), self.playouts):
+                                                                    rng.getrandbits(64), self.playouts, defend=defend):
                 total += self._valued(*outcome(end, seat, hands, scores))
             return total / self.playouts
         hidden = game.stock[game.stock_pos:]
@@ -414,8 +418,12 @@ class FastRoot:
             actions = legal()
             if len(actions) > 1:
                 if scoring:  # every placement's points at once, nothing applied
+                    gained = placement(actions)
+                    if self.defend:
+                        gained = [points - self._reply(action) if action < draw else points
+                                  for action, points in zip(actions, gained, strict=True)]
                     keys = [points * _POINT + rank[action // unit] if action < draw else _DRAW_KEY
-                            for action, points in zip(actions, placement(actions), strict=True)]
+                            for action, points in zip(actions, gained, strict=True)]
                 else:
                     keys = [rank[action // unit] if action < draw
                             else rank[action - give_base] if action >= give_base  # a PIP give: the heaviest
@@ -435,6 +443,21 @@ class FastRoot:
         for _ in range(taken):
             undo()
         return value
+
+
+    def _reply(self, action: int) -> int:
+        """The most the next seat can score with one placement right after ``action`` (0 where the hand ends, the
+        turn stays or nothing can be placed): what :attr:`defend` subtracts."""
+        game = self.game
+        seat = game.turn
+        game.apply(action)
+        try:
+            if not game.in_hand or game.turn == seat:
+                return 0
+            replies = [reply for reply in game.legal_actions() if reply < game.draw]
+            return max(0, *game.placement_points(replies)) if replies else 0
+        finally:
+            game.undo()
 
 
 def _mask(tiles: Sequence[Tile]) -> int:

@@ -150,7 +150,7 @@ class Search:
     """One decision's search (kept after the decision so the hint can explain it)."""
 
     def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
-                 race: bool = True, doubles_first: bool = True, read: bool = True) -> None:
+                 race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = False) -> None:
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
@@ -190,6 +190,7 @@ class Search:
                      if len(self.moves) > 1 else None)
         if self.fast is not None:
             self.fast.doubles_first = doubles_first
+            self.fast.defend = defend
 
     def run(self, seconds: float, samples: int | None, extra: float = 0.0) -> Move:
         """Search until ``seconds`` have passed (every move tried at least once), or exactly ``samples`` deals.
@@ -377,7 +378,7 @@ class ExpertPlayer:
     on every decision with a choice, as before."""
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
-                 race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1) -> None:
+                 race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 0) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
@@ -392,6 +393,9 @@ class ExpertPlayer:
             raise OptionError(f"expert: read={read!r} is not 0 or 1")
         if bank not in (0, 1) or isinstance(bank, bool):
             raise OptionError(f"expert: bank={bank!r} is not 0 or 1")
+        if defend not in (0, 1) or isinstance(defend, bool):
+            raise OptionError(f"expert: defend={defend!r} is not 0 or 1")
+        self.defend = bool(defend)
         self.read = bool(read)
         self.banking = bool(bank) and samples is None
         self.bank = 0.0  #: seconds left unspent by earlier decisions (see the class docstring)
@@ -410,7 +414,7 @@ class ExpertPlayer:
             self._settle(started)
             return moves[0]
         search = Search(view, random.Random(self.rng.getrandbits(64)), race=self.race,
-                        doubles_first=self.doubles_first, read=self.read)
+                        doubles_first=self.doubles_first, read=self.read, defend=self.defend)
         self.last = search
         extra = min(self.bank, (BANK_SPEND - 1) * self.time) if self.banking else 0.0
         move = search.run(self.time, self.samples, extra)
