@@ -387,7 +387,7 @@ def test_compiled_greedy_playouts_follow_the_policy_and_the_rules(variant: str, 
                 if len(legal) > 1:
                     ranks_seen += 1
                     points = fast.placement_points(legal) if fast.scores_during_hand else [0] * len(legal)
-                    if fast.scores_during_hand and defend >> fast.turn & 1:
+                    if defend >> fast.turn & 1:
                         points = [p - best_reply(fast, a) if a < fast.draw else p
                                   for a, p in zip(legal, points, strict=True)]
                     keys = [p * 4096 + ranks[a // fast.arms] if a < fast.draw else -(1 << 40)
@@ -410,14 +410,14 @@ def test_compiled_greedy_playouts_follow_the_policy_and_the_rules(variant: str, 
 
 def best_reply(fast: FastGame, action: int) -> int:
     """The most the next seat can score with one placement after ``action``, its play's points only (0 if the hand
-    ends or the turn stays)."""
+    ends or the turn stays; where plays do not score, 1 if it can place a tile)."""
     seat = fast.turn
     fast.apply(action)
     best = 0
     if fast.in_hand and fast.turn != seat:
         for reply in fast.legal_actions():
-            if reply < fast.draw:
-                best = max(best, *fast.placement_points([reply]))
+            if reply < fast.draw:  # where plays do not score, any placement counts 1
+                best = max(best, *fast.placement_points([reply])) if fast.scores_during_hand else 1
     fast.undo()
     return best
 

@@ -434,7 +434,8 @@ static PyObject *play_hand(const St *start, int want_trace) {
 /* ---------------------------------------------------------------- Greedy playouts
  * The expert's playout policy (boneyard.players.expert.fastsearch.FastRoot._playout, which is its definition
  * and the fallback): the placement that scores most now (``scoring``: where plays score; for a seat in ``defend``,
- * less the most the next seat could score with its reply), then the highest
+ * less the most the next seat could score with its reply, or where plays do not score, a placement that leaves
+ * the next seat no placement first), then the highest
  * ranks[tile] (Python's: a double first where asked, then the tile's weight), ties at random from one
  * splitmix64 stream; a draw or a pass only where no placement is legal.  A play's points are what apply()
  * gives it on a copy of the position, so the rules stay those above.  Every playout after the first plays
@@ -443,8 +444,9 @@ static PyObject *play_hand(const St *start, int want_trace) {
 #define GREEDY_DRAW (-(1L << 40))         /* a draw or pass: after every placement */
 
 /* the points ``a`` scores now for the seat on turn (on a copy of the position); with ``defend``, less the most
- * the next seat can score with one placement right after it (where the hand goes on and the turn passes) */
-static long greedy_points(const St *g, int a, int defend, St *probe, St *reply) {
+ * the next seat can score with one placement right after it (where the hand goes on and the turn passes) --
+ * where plays do not score (``scoring`` 0), less 1 if the next seat can place a tile at all */
+static long greedy_points(const St *g, int a, int scoring, int defend, St *probe, St *reply) {
     *probe = *g;
     apply(probe, a);
     long points = probe->scores[g->turn] - g->scores[g->turn];
@@ -452,6 +454,7 @@ static long greedy_points(const St *g, int a, int defend, St *probe, St *reply) 
     int answers[MAXTILES * 2 + 2];
     int n = legal(probe, answers), next = probe->turn;
     long most = 0;
+    if (!scoring) return n && answers[0] < probe->draw ? -1 : 0;
     for (int i = 0; i < n && answers[i] < probe->draw; i++) {
         *reply = *probe;
         apply(reply, answers[i]);
@@ -464,7 +467,7 @@ static long greedy_points(const St *g, int a, int defend, St *probe, St *reply) 
 
 /* greedy(config, state, tables, ranks, scoring, seed, count, trace, defend) -> [(end, end_seat, hands, scores, trace)]
  * config, state, tables: as rollout's.  ranks: one int per tile of the set.  count: playouts from the same
- * position (1-64).  defend: a bit per seat whose points count less the next seat's best reply (where plays score).  Each result: how the hand ended (0 domino, 1 blocked, 2 the game reached its target
+ * position (1-64).  defend: a bit per seat whose points count less the next seat's best reply (see greedy_points).  Each result: how the hand ended (0 domino, 1 blocked, 2 the game reached its target
  * during the hand), by whom (or None), every hand and score at the end, and (trace) the actions taken with the
  * stock in the order that playout drew from, else None. */
 static PyObject *greedy(PyObject *self, PyObject *args) {
@@ -507,8 +510,9 @@ static PyObject *greedy(PyObject *self, PyObject *args) {
                     long key = GREEDY_DRAW;
                     if (a < g.draw) {
                         key = ranks[a / g.arms];
-                        if (scoring) {
-                            key += greedy_points(&g, a, (int)(defend >> g.turn & 1), &probe, &reply) * GREEDY_POINT;
+                        int defends = (int)(defend >> g.turn & 1);
+                        if (scoring || defends) {
+                            key += greedy_points(&g, a, scoring, defends, &probe, &reply) * GREEDY_POINT;
                             g.error = probe.error;
                         }
                     }

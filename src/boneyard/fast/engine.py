@@ -1092,7 +1092,8 @@ class FastGame:
                         ) -> list[tuple[int, int | None, list[int], list[int], tuple[list[int], list[int]] | None]]:
         """``count`` greedy playouts of the rest of the hand in the compiled kernel (where :attr:`kernel_plays`),
         the position left as it is: the placement that scores most now (where plays score; for a seat whose bit is
-        set in ``defend``, less the most the next seat could score with one placement right after it), then the highest
+        set in ``defend``, less the most the next seat could score with one placement right after it, or where plays
+        do not score, a placement that leaves the next seat none first), then the highest
         ``ranks[tile]``, ties at random from ``seed``; every playout after the first on a new order of the
         undrawn stock.  Each result: the end (an index of ``("domino", "blocked", "unfinished")``), the seat
         who dominoed or ``None``, every hand and score when the hand stopped, and (``trace``) the actions taken

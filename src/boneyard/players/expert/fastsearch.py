@@ -107,8 +107,8 @@ class FastRoot:
         self.noisy = False  #: set once a root move was valued by playouts rather than exactly
         #: the playout policy: after the points, a double before any other tile (else only the heaviest)
         self.doubles_first = True
-        #: the playout policy where plays score: a placement's points less the most the next seat can score
-        #: right after it (every seat plays so in the playouts)
+        #: the playout policy: a placement's points less the most the next seat can score right after it (where
+        #: plays do not score: a placement that leaves the next seat none first; every seat plays so; not PIP)
         self.defend = False
         self._tt: dict[tuple[int, ...], tuple[float, float]] = {}
         rules = game.rules
@@ -118,6 +118,7 @@ class FastRoot:
         scoring = game.scores_during_hand
         self._scoring = scoring
         pip = isinstance(game, FastPip)
+        self._pip = pip
         self._hand_win = not scoring and not pip  # Block and Draw
         # no in-hand points, two line ends: a transposition table, and equal ends searched once
         self._plain = self._hand_win and game.spinner_mode == 0
@@ -424,6 +425,9 @@ class FastRoot:
                                   for action, points in zip(actions, gained, strict=True)]
                     keys = [points * _POINT + rank[action // unit] if action < draw else _DRAW_KEY
                             for action, points in zip(actions, gained, strict=True)]
+                elif self.defend and not self._pip:  # a placement that leaves the next seat none, first
+                    keys = [rank[action // unit] - _POINT * self._reply(action) if action < draw else _DRAW_KEY
+                            for action in actions]
                 else:
                     keys = [rank[action // unit] if action < draw
                             else rank[action - give_base] if action >= give_base  # a PIP give: the heaviest
@@ -447,7 +451,8 @@ class FastRoot:
 
     def _reply(self, action: int) -> int:
         """The most the next seat can score with one placement right after ``action`` (0 where the hand ends, the
-        turn stays or nothing can be placed): what :attr:`defend` subtracts."""
+        turn stays or nothing can be placed; where plays do not score, 1 if it can place a tile): what
+        :attr:`defend` subtracts."""
         game = self.game
         seat = game.turn
         game.apply(action)
@@ -455,6 +460,8 @@ class FastRoot:
             if not game.in_hand or game.turn == seat:
                 return 0
             replies = [reply for reply in game.legal_actions() if reply < game.draw]
+            if not self._scoring:
+                return 1 if replies else 0
             return max(0, *game.placement_points(replies)) if replies else 0
         finally:
             game.undo()
