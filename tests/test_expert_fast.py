@@ -233,8 +233,9 @@ def test_a_search_s_fill_plan_gives_the_deals_sampled_without_one(variant: str, 
 
 
 @pytest.mark.skipif(not fastsearch.FastGame("block", 2).kernel_plays, reason="the compiled kernel is not built")
-@pytest.mark.parametrize(("variant", "defend"), [("draw", False), ("all-fives", False), ("all-fives", True),
-                                                 ("bergen", True), ("flower-scorpion", False), ("double-bergen", True)])
+@pytest.mark.parametrize(("variant", "defend"), [("draw", False), ("draw", True), ("all-fives", False),
+                                                 ("all-fives", True), ("bergen", True), ("flower-scorpion", False),
+                                                 ("double-bergen", True)])
 def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: str, defend: bool,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The greedy playouts run in the compiled kernel where it plays (never in PIP, nor for a root that values
