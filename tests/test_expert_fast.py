@@ -235,12 +235,12 @@ def test_a_search_s_fill_plan_gives_the_deals_sampled_without_one(variant: str, 
 @pytest.mark.skipif(not fastsearch.FastGame("block", 2).kernel_plays, reason="the compiled kernel is not built")
 @pytest.mark.parametrize(("variant", "defend"), [("draw", False), ("draw", True), ("all-fives", False),
                                                  ("all-fives", True), ("bergen", True), ("flower-scorpion", False),
-                                                 ("double-bergen", True)])
+                                                 ("double-bergen", True), ("pip", False)])
 def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: str, defend: bool,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The greedy playouts run in the compiled kernel where it plays (never in PIP, nor for a root that values
-    positions itself); on one deal, the mean value of each root move over many playouts agrees with the Python
-    playouts' mean (the same policy; ties are broken by different random streams) within the playouts' noise."""
+    """The greedy playouts run in the compiled kernel where it is built (not for a root that values positions
+    itself); on one deal, the mean value of each root move over many playouts agrees with the Python playouts'
+    mean (the same policy; ties are broken by different random streams) within the playouts' noise."""
     from boneyard.fast import engine
     game = boneyard.new_game(variant, 2, seed=11)
     view = SeatView(game, game.turn)
@@ -248,13 +248,14 @@ def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: 
         game.apply(make_player("greedy", seed=1).choose(view))
         view = SeatView(game, game.turn)
     moves = view.legal_moves()
-    info = Search(view, random.Random(0)).info
+    search = Search(view, random.Random(0))
+    info = search.info
     hands, stock = sample_deal(info, random.Random(4))
     means = []
     for compiled in (True, False):
         if not compiled:
             monkeypatch.setattr(engine, "_kernel", None)
-        root = fastsearch.FastRoot.build(view, moves, [view.seat])
+        root = fastsearch.FastRoot.build(view, moves, [view.seat], search.objective)
         assert root is not None and root._kernel == compiled
         root.defend = defend
         rng = random.Random(7)
@@ -267,8 +268,3 @@ def test_playouts_in_the_kernel_value_a_deal_as_the_python_playouts_do(variant: 
                       for v in values])
     for (kernel, k_error), (python, p_error) in zip(*means, strict=True):
         assert abs(kernel - python) <= 4.5 * (k_error ** 2 + p_error ** 2) ** 0.5 + 1e-9, (variant, kernel, python)
-    pip_game = boneyard.new_game("pip", 2, seed=1)
-    pip_view = SeatView(pip_game, pip_game.turn)
-    pip_root = fastsearch.FastRoot.build(pip_view, pip_view.legal_moves()[:1], [pip_view.seat],
-                                         Search(pip_view, random.Random(0)).objective)
-    assert pip_root is not None and not pip_root._kernel

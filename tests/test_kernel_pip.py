@@ -16,7 +16,7 @@ import pytest
 
 from boneyard.chance import SplitMix
 from boneyard.fast import FastGame, engine
-from boneyard.fast.pip import FastPip, _settle_table
+from boneyard.fast.pip import SPAN, FastPip, _settle_table, action_tile
 from boneyard.players.base import fast_order
 from boneyard.rules.pip import TOE_PLAYS, directional_effect, settle_doubles
 from boneyard.tiles import LETTERS
@@ -111,6 +111,47 @@ def test_traced_kernel_rounds_replay_on_the_python_engine(players: int, options:
     assert len(rounds) >= 5
     if options.get("nested_double") != "forbid":
         assert "owed doubles stacked" in seen
+
+
+@pytest.mark.parametrize(("players", "options"), CONFIGS, ids=IDS)
+def test_greedy_kernel_rounds_follow_the_policy_on_the_python_engine(players: int, options: dict[str, object]) -> None:
+    """The expert's greedy playouts of PIP in the kernel (``FastPip.greedy_finishes``): replayed on the Python
+    engine, every action is legal and places or gives a tile of the highest rank (a draw or pass only where
+    nothing else is legal); the hands end alike and ``finish_outcome`` scores the end as the engine's own round
+    end does.  The position is left untouched."""
+    rng = random.Random(f"greedy-pip{players}{options}")
+    choices = 0
+    for seed in range(24):
+        fast = some_position(players, options, seed, rng)
+        if not fast.in_hand:
+            continue
+        ranks = [rng.randrange(40) for _ in range(SPAN)]
+        before = (list(fast.hands), list(fast.stock), fast.stock_pos, list(fast.scores), fast.turn, fast.placed)
+        results = fast.greedy_finishes(ranks, rng.getrandbits(64), 2, trace=True)
+        assert (fast.hands, fast.stock, fast.stock_pos, fast.scores, fast.turn, fast.placed) == before
+        for end, seat, hands, scores, trace in results:
+            assert trace is not None and scores == before[3]
+            actions, stock = trace
+            assert sorted(stock[fast.stock_pos:]) == sorted(before[1][fast.stock_pos:])
+            fast.stock[:] = stock
+            for action in actions:
+                legal = fast.legal_actions()
+                assert action in legal, (seed, fast.placed)
+                if len(legal) > 1:
+                    choices += 1
+                    keys = [ranks[action_tile(a)] if a < fast.draw
+                            else ranks[a - fast.give_base] if a >= fast.give_base else -1 for a in legal]
+                    assert keys[legal.index(action)] == max(keys), (seed, fast.placed)
+                fast.apply(action)
+            assert not fast.in_hand and fast.hands == hands
+            assert fast.last_end == ("domino", "blocked")[end] and fast.last_winner == seat
+            assert fast.finish_outcome(end, seat, hands, scores) == (
+                fast.scores, fast.finished, fast.winner, fast.last_winner)
+            for _ in actions:
+                fast.undo()
+            fast.stock[:] = before[1]
+            assert (fast.hands, fast.scores, fast.stock_pos, fast.turn) == (before[0], before[3], before[2], before[4])
+    assert choices > 20
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGS, ids=IDS)

@@ -803,8 +803,11 @@ static PyObject *pip_ints(const int *values, int n) {
     return list;
 }
 
-/* pip_rollout(config, state, streams, trace) -> (end, end_seat, scalars, hands, shown, free, open, pending,
- *                                               moves, streams, trace)
+/* pip_rollout(config, state, streams, trace[, ranks]) -> (end, end_seat, scalars, hands, shown, free, open, pending,
+ *                                                         moves, streams, trace)
+ * ranks (one int per tile of the span): play as the expert's greedy playouts do instead (FastRoot._playout:
+ * the tile with the highest rank placed or given, a draw or pass only when nothing else is legal, ties by the
+ * seat's stream); None or left out: as the random player.
  * config (FastPip.pip_kernel_config): players, letters_open, forbid_nested, draw_tile_skips, hub faces, toe
  *   plays, targets, draw, passing, give_base, span, W, MAX_PIPS, stock span of the effect table, then the
  *   lists letters (S, R, A, D), high, low and letter index of each tile, the settle and effect tables;
@@ -813,10 +816,11 @@ static PyObject *pip_ints(const int *values, int n) {
  *   shown, free, open (two words) and the owed doubles flat (k, owed, ...).  The scalars come back in
  *   the same order from turn on. */
 static PyObject *pip_rollout(PyObject *self, PyObject *args) {
-    PyObject *config, *state, *streams;
+    PyObject *config, *state, *streams, *ranks_obj = Py_None;
     int want_trace;
-    if (!PyArg_ParseTuple(args, "O!O!O!p", &PyTuple_Type, &config, &PyTuple_Type, &state, &PyList_Type, &streams,
-                          &want_trace)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!O!p|O", &PyTuple_Type, &config, &PyTuple_Type, &state, &PyList_Type, &streams,
+                          &want_trace, &ranks_obj)) return NULL;
+    int ranks[PIP_SPAN], greedy_play = ranks_obj != Py_None;
     Pip *g = PyMem_Calloc(1, sizeof(Pip));
     int *actions = PyMem_Malloc(sizeof(int) * PIP_ACTIONS);
     PyObject *trace = NULL, *result = NULL;
@@ -890,12 +894,16 @@ static PyObject *pip_rollout(PyObject *self, PyObject *args) {
     }
     for (int i = 0; i < g->npending; i++)
         if (g->pending_owed[i] < 1 || g->pending_owed[i] > 15) { PyErr_SetString(PyExc_ValueError, "pending: owed plays 1-15"); goto done; }
-    for (int t = 0; t < g->stock_len; t++)
+    for (int t = g->stock_pos; t < g->stock_len; t++)  /* (the tiles drawn already are never read) */
         if (g->stock[t] < 0 || g->stock[t] >= g->span) { PyErr_SetString(PyExc_ValueError, "stock: tile out of range"); goto done; }
     if (PyList_GET_SIZE(streams) != g->players) { PyErr_SetString(PyExc_ValueError, "streams: one per seat"); goto done; }
     for (int s = 0; s < g->players; s++) {
         g->streams[s] = PyLong_AsUnsignedLongLongMask(PyList_GET_ITEM(streams, s));
         if (PyErr_Occurred()) goto done;
+    }
+    if (greedy_play && int_list(ranks_obj, ranks, PIP_SPAN, "ranks") != g->span) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ranks: one per tile of the span");
+        goto done;
     }
     if (want_trace && !(trace = PyList_New(0))) goto done;
     g->in_hand = 1;
@@ -904,7 +912,19 @@ static PyObject *pip_rollout(PyObject *self, PyObject *args) {
     while (g->in_hand) {
         int n = pip_legal(g, actions);
         if (n == 0) { PyErr_SetString(PyExc_ValueError, "no legal action (the lead tile is not in hand)"); goto done; }
-        int action = n > 1 ? actions[below(&g->streams[g->turn], n)] : actions[0];
+        int action = actions[0];
+        if (n > 1 && !greedy_play) action = actions[below(&g->streams[g->turn], n)];
+        else if (n > 1) {  /* the expert's greedy policy: the highest ranks[tile] placed or given, ties by the stream */
+            int top = INT32_MIN, ties = 0;
+            for (int i = 0; i < n; i++) {
+                int a = actions[i];
+                int key = a < g->draw ? ranks[a / (2 * g->targets)] : a >= g->give_base ? ranks[a - g->give_base]
+                        : INT32_MIN + 1;
+                if (key > top) { top = key; ties = 0; }
+                if (key == top) actions[ties++] = a;  /* (the kept ones never pass the one read) */
+            }
+            action = ties > 1 ? actions[below(&g->streams[g->turn], ties)] : actions[0];
+        }
         if (trace) {
             PyObject *pair = Py_BuildValue("(ii)", n, action);
             if (!pair || PyList_Append(trace, pair) < 0) { Py_XDECREF(pair); goto done; }

@@ -12,7 +12,8 @@ def deal(
 def shuffle(items: list[object], top: int, words: bytes, /) -> int: ...
 
 def pip_rollout(
-    config: tuple[object, ...], state: tuple[object, ...], streams: list[int], trace: bool, /
+    config: tuple[object, ...], state: tuple[object, ...], streams: list[int], trace: bool,
+    ranks: list[int] | None = None, /
 ) -> tuple[int, int | None, tuple[int, int, int, int, int, int, int, int], list[int], list[int], list[int],
            tuple[int, int], list[int], int, list[int], list[tuple[int, int]] | None]: ...
 

@@ -1112,12 +1112,13 @@ class FastGame:
         """The hand's end scored as :meth:`_end_hand` scores it, for a hand the kernel finished (``end``, ``seat``,
         final ``hands`` and ``scores`` as :meth:`greedy_finishes` gives them), without touching this position:
         the scores after it, whether the game is over, the game's winner and the hand's winner."""
-        saved = self.hands
-        self.hands = hands  # the variant's hand end reads the hands left (pips, holders, doubles)
+        saved = self.hands, self.scores
+        # the variant's hand end reads the hands left (pips, holders, doubles) and, in PIP, the scores
+        self.hands, self.scores = hands, list(scores)
         try:
             winner, points = (None, [0] * self.players) if end == 2 else self._hand_end(_ENDS[end], seat)
         finally:
-            self.hands = saved
+            self.hands, self.scores = saved
         final = [score + gained for score, gained in zip(scores, points, strict=True)]
         finished, game_winner = self.game_over_at(final)
         return final, finished, game_winner, winner

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from boneyard.chance import SplitMix, deal_indices
-from boneyard.errors import IllegalMoveError
+from boneyard.errors import IllegalMoveError, VariantError
 from boneyard.fast import engine as fast_engine
 from boneyard.fast.engine import FastGame, bits
 from boneyard.moves import Kind, Move
@@ -330,25 +330,18 @@ class FastPip(FastGame):
         return action
 
     # ------------------------------------------------------------------ round end (PIP-17 … PIP-20)
-    def _end_hand(self, end: str, seat: int | None) -> None:
-        self._end_saved = (list(self.scores), self.finished, self.winner, self.last_winner, self.last_leader,
-                           self.last_end, list(self._hand_points))
-        self.in_hand = False
+    def _hand_end(self, end: str, seat: int | None) -> tuple[int | None, list[int]]:
+        """The round's winner and every seat's points: what each hand holds counts against it, the winner's
+        less its reduction (PIP-17 … PIP-19).  (:meth:`FastGame._end_hand` adds them up.)"""
         held = [self.pips(s) for s in range(self.players)]
         winner, reduction = pip_hand_end(end, seat, held, self.scores)
-        points = held
         if winner is not None:
-            points[winner] -= reduction
-        for receiver in range(self.players):
-            self.scores[receiver] += points[receiver]
-        self._hand_points = points
-        self.last_end = end
-        self.last_winner = winner
-        self.last_leader = self.leader
-        finished, game_winner = pip_game_over(self.scores, self.hand_number, True)
-        if finished:
-            self.finished = True
-            self.winner = game_winner
+            held[winner] -= reduction
+        return winner, held
+
+    def game_over_at(self, scores: Sequence[int]) -> tuple[bool, int | None]:
+        """Whether the game is over with these ``scores`` at the end of this round (PIP-20), and its winner."""
+        return pip_game_over(scores, self.hand_number, True)
 
     def pips(self, seat: int) -> int:
         """What ``seat``'s hand counts against it (PIP-18)."""
@@ -408,6 +401,34 @@ class FastPip(FastGame):
         self._end_hand(fast_engine._ENDS[end], seat)
         self._end_saved = None
         return moves
+
+    def greedy_finishes(self, ranks: Sequence[int], seed: int, count: int, trace: bool = False, defend: int = 0
+                        ) -> list[tuple[int, int | None, list[int], list[int], tuple[list[int], list[int]] | None]]:
+        """:meth:`FastGame.greedy_finishes` for PIP, in the compiled kernel (``pip_rollout`` with ``ranks``): the
+        tile with the highest ``ranks[tile]`` placed or given, ties at random from ``seed``.  Nothing scores
+        during a round, so there is no ``defend``; the scores come back as they are.  Each trace is the actions
+        taken with the stock in the order that playout drew from."""
+        kernel = fast_engine._kernel
+        if kernel is None or defend:
+            raise VariantError("the compiled kernel plays PIP's greedy playouts, without defend, where it is built")
+        config = self.pip_kernel_config()
+        mix = SplitMix(seed)
+        state = self.kernel_state()
+        stock = list(self.stock)
+        results: list[tuple[int, int | None, list[int], list[int], tuple[list[int], list[int]] | None]] = []
+        for number in range(count):
+            if number:  # every playout after the first on a new order of the undrawn stock
+                for i in range(len(stock) - 1, self.stock_pos, -1):
+                    j = self.stock_pos + mix.below(i - self.stock_pos + 1)
+                    stock[i], stock[j] = stock[j], stock[i]
+                state = (state[0], list(stock), *state[2:])
+            end, seat, _, words, *_, taken = kernel.pip_rollout(
+                config, state, [mix.next() for _ in range(self.players)], trace, list(ranks))
+            hands = [words[2 * s] | words[2 * s + 1] << 64 for s in range(self.players)]
+            actions = [action for _, action in taken] if taken is not None else None
+            results.append((end, seat, hands, list(self.scores), (actions, list(stock)) if actions is not None
+                            else None))
+        return results
 
     def _adopt_round(self, scalars: Sequence[int], hands: Sequence[int], shown: list[int], free: list[int],
                      open_words: Sequence[int], pending: Sequence[int]) -> None:

@@ -128,7 +128,7 @@ class FastRoot:
                           and type(self).value is FastRoot.value)
         #: the greedy playouts run in the compiled kernel (:meth:`.FastGame.greedy_finishes`): a line game it plays,
         #: valued by this class's own :meth:`value` (a subclass that values positions itself plays out in Python)
-        self._kernel = not pip and game.kernel_plays and type(self).value is FastRoot.value
+        self._kernel = game.kernel_plays and type(self).value is FastRoot.value
         self._leaves: array[float] | None = None  #: the solver's leaf values (NaN: not asked yet), made at first use
         #: one more than the most pips a hand can hold: the leaf table's stride
         self._span = sum(game.t.pips) + 1 if self._compiled else 0
@@ -389,7 +389,7 @@ class FastRoot:
         total = 0.0
         if self._kernel:  # the same policy in the compiled kernel, the position left untouched
             outcome = game.finish_outcome
-            defend = (1 << game.players) - 1 if self.defend else 0
+            defend = (1 << game.players) - 1 if self.defend and not self._pip else 0
             for end, seat, hands, scores, _ in game.greedy_finishes(self._ranks[self.doubles_first],
                                                                     rng.getrandbits(64), self.playouts, defend=defend):
                 total += self._valued(*outcome(end, seat, hands, scores))
