@@ -150,7 +150,7 @@ class Search:
     """One decision's search (kept after the decision so the hint can explain it)."""
 
     def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
-                 race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = False) -> None:
+                 race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True) -> None:
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
@@ -378,7 +378,7 @@ class ExpertPlayer:
     on every decision with a choice, as before."""
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
-                 race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 0) -> None:
+                 race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 1) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
