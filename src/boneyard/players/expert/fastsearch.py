@@ -23,7 +23,11 @@ valued on that deal:
   best immediate score, then a double before any other tile (``doubles_first``; not in PIP, where the
   playout sheds its heaviest tile first as the reference playout does), then the heaviest tile, ties
   at random, each playout on its own random order of the hidden stock.  A PIP give hands over the
-  heaviest tile.
+  heaviest tile.  With :attr:`FastRoot.defend` (the expert's ``defend=1``) a placement's points count
+  less the most the next seat can score with one placement right after it, and where plays do not
+  score a placement that leaves the next seat none comes first.  :meth:`FastRoot._playout` is the
+  policy's definition; where the compiled kernel is built the same policy runs there
+  (:meth:`.FastGame.greedy_finishes`, the hand's end scored by :meth:`.FastGame.finish_outcome`).
 
 The value is the reference search's objective (:class:`~.objective.Objective`: for PIP, whose lowest
 score wins, the best opponent's points minus the seat's), plus :data:`HAND_WIN` for winning the hand
