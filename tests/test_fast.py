@@ -239,6 +239,15 @@ def test_partnership_block_deals_every_tile_and_shares_the_score() -> None:
         assert fast.scores[winner] == fast.scores[(winner + 2) % 4] > 0
 
 
+def some_position(fast: FastGame, moves: int, rng: random.Random) -> FastGame | None:
+    """``fast`` after up to ``moves`` random actions of its first hand, or ``None`` if that hand ended."""
+    for _ in range(moves):
+        if not fast.in_hand:
+            break
+        fast.apply(rng.choice(fast.legal_actions()))
+    return fast if fast.in_hand else None
+
+
 @pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "python"])
 @pytest.mark.parametrize(("variant", "players"), [("block", 4), ("draw", 3), ("all-fives", 2)])
 def test_determinize_keeps_sizes_own_hand_and_known_voids(variant: str, players: int, compiled: bool,
@@ -250,12 +259,8 @@ def test_determinize_keeps_sizes_own_hand_and_known_voids(variant: str, players:
     rng = random.Random(3)
     changed = 0
     for seed in range(40):
-        fast = FastGame(variant, players, seed=seed)
-        for _ in range(rng.randrange(4, 14)):
-            if not fast.in_hand:
-                break
-            fast.apply(rng.choice(fast.legal_actions()))
-        if not fast.in_hand:
+        fast = some_position(FastGame(variant, players, seed=seed), rng.randrange(4, 14), rng)
+        if fast is None:
             continue
         seat = fast.turn
         own = fast.hands[seat]
@@ -337,12 +342,9 @@ def test_compiled_kernel_plays_by_the_python_engine(variant: str, players: int, 
     and streams."""
     rng = random.Random(f"kernel{variant}{players}{options}")
     for seed in range(GAMES * 5):
-        fast = FastGame(variant, players, options=options, seed=seed)
-        for _ in range(rng.randrange(0, 12)):  # start the kernel from the middle of a hand too
-            if not fast.in_hand:
-                break
-            fast.apply(rng.choice(fast.legal_actions()))
-        if not fast.in_hand:
+        # start the kernel from the middle of a hand too
+        fast = some_position(FastGame(variant, players, options=options, seed=seed), rng.randrange(0, 12), rng)
+        if fast is None:
             continue
         replay_kernel_playout(fast, [SplitMix(rng.getrandbits(64)) for _ in range(players)], (variant, seed))
 
@@ -360,12 +362,8 @@ def test_compiled_greedy_playouts_follow_the_policy_and_the_rules(variant: str, 
     rng = random.Random(f"greedy{variant}{players}{options}")
     ranks_seen = reshuffled = 0
     for seed in range(GAMES * 3):
-        fast = FastGame(variant, players, options=options, seed=seed)
-        for _ in range(rng.randrange(0, 12)):
-            if not fast.in_hand:
-                break
-            fast.apply(rng.choice(fast.legal_actions()))
-        if not fast.in_hand:
+        fast = some_position(FastGame(variant, players, options=options, seed=seed), rng.randrange(0, 12), rng)
+        if fast is None:
             continue
         ranks = [rng.randrange(64) for _ in fast.t.tiles]
         before = (list(fast.hands), list(fast.stock), fast.stock_pos, list(fast.scores), fast.turn, fast.placed)
