@@ -1099,7 +1099,7 @@ class FastGame:
         who dominoed or ``None``, every hand and score when the hand stopped, and (``trace``) the actions taken
         with the stock in the order that playout drew from.
         :meth:`finish_outcome` scores the hand's end."""
-        if type(self) is not FastGame or not self.kernel_plays:  # (PIP's kernel plays only as the random player)
+        if type(self) is not FastGame or not self.kernel_plays:  # (FastPip has its own)
             raise VariantError(f"the compiled kernel plays no greedy playouts of {self.rules.name} here")
         made = self._kernel_args
         if made is None or made[0] != self._dice:

@@ -130,8 +130,8 @@ class FastRoot:
         #: valued by this class's own :meth:`value` (a subclass that values positions itself searches in Python)
         self._compiled = (_solve is not None and self._plain and game.players == 2 and game.t.top <= 9
                           and type(self).value is FastRoot.value)
-        #: the greedy playouts run in the compiled kernel (:meth:`.FastGame.greedy_finishes`): a line game it plays,
-        #: valued by this class's own :meth:`value` (a subclass that values positions itself plays out in Python)
+        #: the greedy playouts run in the compiled kernel (:meth:`.FastGame.greedy_finishes`, PIP's too) where it is
+        #: built, valued by this class's own :meth:`value` (a subclass that values positions itself plays out in Python)
         self._kernel = game.kernel_plays and type(self).value is FastRoot.value
         self._leaves: array[float] | None = None  #: the solver's leaf values (NaN: not asked yet), made at first use
         #: one more than the most pips a hand can hold: the leaf table's stride
@@ -451,7 +451,6 @@ class FastRoot:
         for _ in range(taken):
             undo()
         return value
-
 
     def _reply(self, action: int) -> int:
         """The most the next seat can score with one placement right after ``action`` (0 where the hand ends, the
