@@ -1076,9 +1076,7 @@ class FastGame:
 
     def _kernel_finish(self, streams: Sequence[SplitMix]) -> int:
         """The rest of the hand in the compiled kernel (:meth:`finish_as_random` where it plays)."""
-        made = self._kernel_args
-        if made is None or made[0] != self._dice:
-            made = self._kernel_args = (self._dice, self.kernel_config(), self.kernel_tables())
+        made = self._kernel_made()
         end, seat, turn, placed, stock_pos, hands, scores, moves, states, _ = _kernel.rollout(
             made[1], self.kernel_state(), [stream.state for stream in streams], False, made[2])
         for stream, state in zip(streams, states, strict=True):
@@ -1101,9 +1099,7 @@ class FastGame:
         :meth:`finish_outcome` scores the hand's end."""
         if type(self) is not FastGame or not self.kernel_plays:  # (FastPip has its own)
             raise VariantError(f"the compiled kernel plays no greedy playouts of {self.rules.name} here")
-        made = self._kernel_args
-        if made is None or made[0] != self._dice:
-            made = self._kernel_args = (self._dice, self.kernel_config(), self.kernel_tables())
+        made = self._kernel_made()
         return _kernel.greedy(made[1], self.kernel_state(), made[2], list(ranks), self.scores_during_hand,
                               seed & 0xFFFFFFFFFFFFFFFF, count, trace, defend)
 
@@ -1122,6 +1118,13 @@ class FastGame:
         final = [score + gained for score, gained in zip(scores, points, strict=True)]
         finished, game_winner = self.game_over_at(final)
         return final, finished, game_winner, winner
+
+    def _kernel_made(self) -> tuple[object, tuple[int, ...], tuple[object, object, object, object] | None]:
+        """The kernel's config and tables for these rules (and Flower & Scorpion's dice), made once and kept."""
+        made = self._kernel_args
+        if made is None or made[0] != self._dice:
+            made = self._kernel_args = (self._dice, self.kernel_config(), self.kernel_tables())
+        return made
 
     def _adopt(self, hands: list[int], scores: list[int], turn: int, placed: int, stock_pos: int) -> None:
         self.hands = hands
