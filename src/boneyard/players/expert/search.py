@@ -245,15 +245,7 @@ class Search:
                     break
             hands, stock = self.deals[number]
         else:
-            if self._plan is None:
-                self._plan = fill_plan(self.info)
-            hands, stock = sample_deal(self.info, self.rng, self._plan)
-            plays = self.plays
-            if plays is not None:  # rejection sampling: keep a deal with its weight under the others' choices
-                for _ in range(PLAY_TRIES - 1):
-                    if self.rng.random() < plays.weight(hands):
-                        break
-                    hands, stock = sample_deal(self.info, self.rng, self._plan)
+            hands, stock = self.sample()
         seed = self.rng.getrandbits(32)
         fast = self.fast
         if fast is not None:
@@ -294,6 +286,20 @@ class Search:
         if self.racing and self.samples >= RACE_START:
             self.race()
         return deadline is None or time.perf_counter() < deadline
+
+    def sample(self) -> tuple[list[list[Tile]], list[Tile]]:
+        """A deal of the hidden tiles consistent with the inference; where the others' choices are read, kept with
+        its weight under them (rejection sampling, at most :data:`PLAY_TRIES` tries: the last is kept)."""
+        if self._plan is None:
+            self._plan = fill_plan(self.info)
+        hands, stock = sample_deal(self.info, self.rng, self._plan)
+        plays = self.plays
+        if plays is not None:
+            for _ in range(PLAY_TRIES - 1):
+                if self.rng.random() < plays.weight(hands):
+                    break
+                hands, stock = sample_deal(self.info, self.rng, self._plan)
+        return hands, stock
 
     def race(self) -> None:
         """Drop the root moves whose paired value trails the leader's by more than :data:`RACE_MARGIN` standard errors.
@@ -413,13 +419,17 @@ class ExpertPlayer:
         if len(moves) == 1:
             self._settle(started)
             return moves[0]
-        search = Search(view, random.Random(self.rng.getrandbits(64)), race=self.race,
-                        doubles_first=self.doubles_first, read=self.read, defend=self.defend)
+        search = self.search(view, random.Random(self.rng.getrandbits(64)))
         self.last = search
         extra = min(self.bank, (BANK_SPEND - 1) * self.time) if self.banking else 0.0
         move = search.run(self.time, self.samples, extra)
         self._settle(started)
         return move
+
+    def search(self, view: SeatView, rng: random.Random) -> Search:
+        """This decision's search, with this player's options."""
+        return Search(view, rng, race=self.race, doubles_first=self.doubles_first, read=self.read,
+                      defend=self.defend)
 
     def _settle(self, started: float) -> None:
         """Bank what this decision left of its budget (or take what it spent beyond it)."""

@@ -1,0 +1,121 @@
+"""What the hidden tiles are worth: the expert shown the true deal, against a fair player.
+
+A measuring instrument, not a player: it breaks the rule that a seat sees only what it may see.  The *seeing*
+expert is today's expert whose search is handed the truth instead of sampled deals:
+
+* ``--shows hands``: every other seat's hand, the stock's order still hidden (each searched deal shuffles
+  the true stock).  Against a fair expert this is a ceiling for any reading of the hidden hands: what the
+  best inference of the others' tiles could win at most.
+* ``--shows all``: the hands and the stock's order (every draw known in advance).
+
+Both search with the expert's own playouts and the same ``samples=`` budget, so the difference from the fair
+expert against the same opponent is what the information is worth, and the gap between the fair expert and
+the ``hands`` row is what is left to gain by inference.  Each deal is played twice, the seeing expert in seat 0
+and then in seat 1 (two players); the table gives its win rate with the 95% Wilson interval.
+
+    python -m benchmarks.hidden --variants bergen --deals 100 --shows hands --against heuristic --samples 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+
+from boneyard.chance import Chance, game_seed
+from boneyard.players.base import Player, make_player
+from boneyard.players.expert.search import ExpertPlayer, Search
+from boneyard.rules.base import make_rules
+from boneyard.sim.simulate import wilson
+from boneyard.state import Game
+from boneyard.tiles import Tile
+from boneyard.view import SeatView
+
+Deal = tuple[list[list[Tile]], list[Tile]]
+
+
+class SeeingSearch(Search):
+    """The expert's search on the true deal (the stock reshuffled for every deal unless its order is shown)."""
+
+    def __init__(self, view: SeatView, rng: random.Random, truth: Deal, stock_shown: bool) -> None:
+        self.truth = truth
+        self.stock_shown = stock_shown
+        super().__init__(view, rng, read=False)
+
+    def _enumerable(self) -> None:
+        return None  # never the consistent deals: always the true one
+
+    def sample(self) -> Deal:
+        hands, stock = self.truth
+        stock = list(stock)
+        if not self.stock_shown:
+            self.rng.shuffle(stock)
+        return [list(hand) for hand in hands], stock
+
+
+class SeeingExpert(ExpertPlayer):
+    """Today's expert searching the true deal of ``game`` (``shows``: ``hands`` or ``all``)."""
+
+    def __init__(self, game: Game, shows: str, seed: int, samples: int) -> None:
+        super().__init__(seed=seed, samples=samples, read=0)
+        self.game = game
+        self.stock_shown = shows == "all"
+
+    def search(self, view: SeatView, rng: random.Random) -> Search:
+        game = self.game
+        truth = ([list(hand) for hand in game.hands], list(game.stock[game.stock_pos:]))
+        return SeeingSearch(view, rng, truth, self.stock_shown)
+
+
+def play(variant: str, seed: int, index: int, seeing_seat: int, shows: str, samples: int, against: str) -> bool:
+    """One game of deal ``index``, the seeing expert in ``seeing_seat``: whether it won."""
+    number = game_seed(seed, index)
+    game = Game(make_rules(variant, 2), chance=Chance(number))
+    seats: list[Player] = [SeeingExpert(game, shows, number + 101 * seat, samples) if seat == seeing_seat
+                           else make_player(against, seed=number + 101 * seat) for seat in range(2)]
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        game.apply(seats[game.turn].choose(SeatView(game, game.turn)))
+    return game.winner == seeing_seat
+
+
+def run(variant: str, deals: int, shows: str, samples: int, against: str, seed: int,
+        progress: bool = False) -> dict[str, object]:
+    """``deals`` duplicate deals: the seeing expert's wins against ``against``."""
+    wins = 0
+    started = time.perf_counter()
+    for index in range(deals):
+        wins += sum(play(variant, seed, index, seat, shows, samples, against) for seat in (0, 1))
+        if progress:
+            print(f"  {variant} deal {index + 1}/{deals}: {wins}/{2 * (index + 1)} "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+    low, high = wilson(wins, 2 * deals)
+    return {"variant": variant, "shows": shows, "against": against, "games": 2 * deals, "wins": wins,
+            "rate": wins / (2 * deals), "low": low, "high": high, "seconds": time.perf_counter() - started}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hidden", description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", default="bergen", help="comma-separated variants")
+    parser.add_argument("--deals", type=int, default=10, help="duplicate deals per variant (two games each)")
+    parser.add_argument("--shows", choices=("hands", "all"), default="hands",
+                        help="what the seeing expert is shown: the others' hands, or the stock's order too")
+    parser.add_argument("--samples", type=int, default=40, help="deals (searches of the truth) per decision")
+    parser.add_argument("--against", default="heuristic", help="the fair opponent's spec")
+    parser.add_argument("--seed", type=int, default=2025)
+    parser.add_argument("--progress", action="store_true", help="print the running count after every deal")
+    args = parser.parse_args(argv)
+    print(f"the expert shown {'the hands' if args.shows == 'hands' else 'the hands and the stock order'} "
+          f"(samples={args.samples}) against {args.against}, 2 players, {args.deals} duplicate deals, seed {args.seed}")
+    print(f"{'variant':<18} {'won':>9} {'rate':>7} {'95% interval':>15} {'time':>8}")
+    for variant in args.variants.split(","):
+        row = run(variant, args.deals, args.shows, args.samples, args.against, args.seed, args.progress)
+        print(f"{variant:<18} {row['wins']:>4}/{row['games']:<4} {row['rate']:>7.1%} "
+              f"{row['low']:>6.1%} – {row['high']:<6.1%} {row['seconds']:>7.0f}s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
