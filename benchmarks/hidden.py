@@ -25,10 +25,11 @@ from collections.abc import Sequence
 
 from boneyard.chance import Chance, game_seed
 from boneyard.players.base import Player, make_player
+from boneyard.players.expert.determinize import rules_of
 from boneyard.players.expert.search import ExpertPlayer, Search
 from boneyard.rules.base import make_rules
 from boneyard.sim.simulate import wilson
-from boneyard.state import Game
+from boneyard.state import NONE, Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
@@ -36,15 +37,20 @@ Deal = tuple[list[list[Tile]], list[Tile]]
 
 
 class SeeingSearch(Search):
-    """The expert's search on the true deal (the stock reshuffled for every deal unless its order is shown)."""
+    """The expert's search on the true deal (the stock reshuffled for every deal unless its order is shown; where
+    nothing can be drawn, the one deal is searched once, as the fair search searches each consistent deal once)."""
 
     def __init__(self, view: SeatView, rng: random.Random, truth: Deal, stock_shown: bool) -> None:
         self.truth = truth
         self.stock_shown = stock_shown
         super().__init__(view, rng, read=False)
 
-    def _enumerable(self) -> None:
-        return None  # never the consistent deals: always the true one
+    def _enumerable(self) -> list[Deal] | None:
+        """The true deal alone where nothing can be drawn (its stock's order cannot matter: searched once)."""
+        rules = rules_of(self.view)
+        if rules.draw_mode == NONE or self.view.stock_count <= rules.reserve:
+            return [self.truth]
+        return None
 
     def sample(self) -> Deal:
         hands, stock = self.truth
