@@ -134,10 +134,12 @@ def _scored(counts: Sequence[int], ends: Sequence[int], placements: Sequence[tup
 class PlayModel:
     """The weight of a sampled deal under the others' earlier choices (see the module docstring)."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, variants: frozenset[str] = READ) -> None:
+        """The choices of the other seats in ``view``'s hand, where its variant is among ``variants`` (the ones the
+        expert reads; ``benchmarks.reading`` measures the model in the others too)."""
         self.choices: list[Choice] = []
         rules = rules_of(view)
-        if rules.name not in READ:
+        if rules.name not in variants:
             return
         opts = rules.options
         free_lead = line_chance_leads(
