@@ -16,24 +16,35 @@ import time
 from collections.abc import Sequence
 
 from boneyard.chance import Chance, game_seed
-from boneyard.players.base import make_player
+from boneyard.players.base import Player, make_player
 from boneyard.rules.base import VARIANTS, make_rules
 from boneyard.sim.simulate import wilson
 from boneyard.state import Game
 from boneyard.view import SeatView
 
 
-def play(variant: str, seed: int, index: int, first_seat: int, first: str, second: str) -> bool:
-    """One game of deal ``index`` with ``first`` in ``first_seat``: whether ``first`` won it."""
+def deal_game(variant: str, seed: int, index: int) -> tuple[Game, int]:
+    """The two-player game of deal ``index`` of ``seed``, and the deal's number (seat ``s`` seeds its player with
+    the number plus ``101 * s``)."""
     number = game_seed(seed, index)
-    game = Game(make_rules(variant, 2), chance=Chance(number))
-    seats = [make_player(first if seat == first_seat else second, seed=number + 101 * seat) for seat in range(2)]
+    return Game(make_rules(variant, 2), chance=Chance(number)), number
+
+
+def finish(game: Game, seats: Sequence[Player]) -> int | None:
+    """Play ``game`` to its end, each seat choosing from its own view: the winner."""
     while not game.finished:
         if not game.in_hand:
             game.next_hand()
             continue
         game.apply(seats[game.turn].choose(SeatView(game, game.turn)))
-    return game.winner == first_seat
+    return game.winner
+
+
+def play(variant: str, seed: int, index: int, first_seat: int, first: str, second: str) -> bool:
+    """One game of deal ``index`` with ``first`` in ``first_seat``: whether ``first`` won it."""
+    game, number = deal_game(variant, seed, index)
+    seats = [make_player(first if seat == first_seat else second, seed=number + 101 * seat) for seat in range(2)]
+    return finish(game, seats) == first_seat
 
 
 def duel(variant: str, deals: int, first: str, second: str, seed: int, progress: bool = False) -> dict[str, object]:

@@ -23,11 +23,10 @@ import random
 import time
 from collections.abc import Sequence
 
-from boneyard.chance import Chance, game_seed
+from benchmarks.duel import deal_game, finish
 from boneyard.players.base import Player, make_player
 from boneyard.players.expert.determinize import rules_of
 from boneyard.players.expert.search import ExpertPlayer, Search
-from boneyard.rules.base import make_rules
 from boneyard.sim.simulate import wilson
 from boneyard.state import NONE, Game
 from boneyard.tiles import Tile
@@ -76,16 +75,10 @@ class SeeingExpert(ExpertPlayer):
 
 def play(variant: str, seed: int, index: int, seeing_seat: int, shows: str, samples: int, against: str) -> bool:
     """One game of deal ``index``, the seeing expert in ``seeing_seat``: whether it won."""
-    number = game_seed(seed, index)
-    game = Game(make_rules(variant, 2), chance=Chance(number))
+    game, number = deal_game(variant, seed, index)
     seats: list[Player] = [SeeingExpert(game, shows, number + 101 * seat, samples) if seat == seeing_seat
                            else make_player(against, seed=number + 101 * seat) for seat in range(2)]
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-            continue
-        game.apply(seats[game.turn].choose(SeatView(game, game.turn)))
-    return game.winner == seeing_seat
+    return finish(game, seats) == seeing_seat
 
 
 def run(variant: str, deals: int, shows: str, samples: int, against: str, seed: int,

@@ -20,13 +20,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from boneyard.chance import Chance, game_seed
+from benchmarks.duel import deal_game
 from boneyard.players.base import make_player
 from boneyard.players.expert.inference import infer
 from boneyard.players.expert.plays import READ, PlayModel
 from boneyard.players.expert.sampling import fill_plan, sample_deal
-from boneyard.rules.base import make_rules
-from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
@@ -56,8 +54,7 @@ def measure(variant: str, games: int, reader: str, against: str, deals: int, see
     tiles = positions = 0
     started = time.perf_counter()
     for index in range(games):
-        number = game_seed(seed, index)
-        game = Game(make_rules(variant, 2), chance=Chance(number))
+        game, number = deal_game(variant, seed, index)
         seats = [make_player(reader, seed=number), make_player(against, seed=number + 101)]
         rng = random.Random(number)
         while not game.finished:
