@@ -193,6 +193,50 @@ def test_a_pass_shows_the_suits_a_player_lacks() -> None:
     assert (1, 6) in best.voids
 
 
+def start(variant: str, hands: str, options: dict[str, object] | None = None, leader: int | None = None) -> Game:
+    """A two-player game of ``variant`` dealt ``hands`` ("seat 0's tiles / seat 1's tiles"), the rest the stock
+    (``leader``: where chance picks him)."""
+    rules = make_rules(variant, 2, options or {})
+    deal = [tiles(hand) for hand in hands.split("/")]
+    used = {t for hand in deal for t in hand}
+    game = Game(rules)
+    game.start_hand(HandSetup(deal, [t for t in rules.tile_set() if t not in used], leader=leader))
+    return game
+
+
+def test_a_called_lead_shows_what_the_others_were_not_dealt() -> None:
+    # Bergen leads the lowest double: seat 1 led 3-3, so neither seat was dealt 0-0, 1-1 or 2-2 (seat 0 holds 1-1
+    # itself here, so it is not seat 0's view that rules it out).
+    game = start("bergen", "4-4 6-5 6-1 5-0 4-1 2-0 / 3-3 6-6 5-3 4-2 2-1 6-0")
+    assert game.turn == 1
+    game.apply(Move.parse("3-3"))
+    possible = infer(SeatView(game, 0)).possible(1)
+    assert not possible & set(tiles("0-0 1-1 2-2"))
+    assert set(tiles("6-6 5-5 5-3")) <= possible  # higher doubles and the rest stay possible
+    # the same deal under `highest_double`: seat 1 led 6-6, which says nothing (there is no higher double)
+    game = start("bergen", "4-4 6-5 6-1 5-0 4-1 2-0 / 3-3 6-6 5-3 4-2 2-1 6-0", {"lead_rule": "highest_double"})
+    game.apply(Move.parse("6-6"))
+    assert set(tiles("0-0 1-1 2-2 5-5")) <= infer(SeatView(game, 0)).possible(1)
+    # seat 0 led 4-4 as the lowest double: seat 1 was dealt none of 0-0 .. 3-3
+    game = start("bergen", "4-4 6-5 6-1 5-0 4-1 2-0 / 6-6 5-3 4-2 2-1 6-0 5-5")
+    game.apply(Move.parse("4-4"))
+    assert not infer(SeatView(game, 1)).possible(0) & set(tiles("0-0 1-1 2-2 3-3"))
+
+
+def test_a_called_block_lead_shows_the_higher_doubles_are_in_the_boneyard() -> None:
+    # Block's first hand is called (the highest double leads): seat 0 led 5-5, so nobody was dealt 6-6.
+    game = start("block", "5-5 6-5 6-1 5-0 4-1 2-0 3-1 / 3-3 5-3 4-2 2-1 6-0 4-4 1-1")
+    game.apply(Move.parse("5-5"))
+    six, blank = tiles("6-6 0-0")
+    possible = infer(SeatView(game, 1)).possible(0)
+    assert six not in possible and blank in possible
+    # with the first lead left to chance, the lead says nothing
+    game = start("block", "5-5 6-5 6-1 5-0 4-1 2-0 3-1 / 3-3 5-3 4-2 2-1 6-0 4-4 1-1",
+                 {"first_lead": "random_player_any_tile"}, leader=0)
+    game.apply(Move.parse("5-5"))
+    assert six in infer(SeatView(game, 1)).possible(0)
+
+
 def test_draws_then_a_play_keep_what_the_draws_showed() -> None:
     # Draw, seat 1 cannot follow the 6s, draws until it can: the tiles it held before stay free of 6s.
     game = boneyard.new_game("draw", 2, seed=0)

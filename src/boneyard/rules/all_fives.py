@@ -16,12 +16,14 @@ from boneyard.errors import OptionError
 from boneyard.layout import Placed, Role
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
+    LeadCaller,
     Rules,
     end_name,
     hand_pips,
     highest_over,
     line_chance_leads,
     line_lead,
+    line_lead_caller,
     lowest_seats,
     register,
     result,
@@ -140,6 +142,9 @@ class AllFives(Rules):
 
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
         return line_lead(self, game, setup, self.options.first_lead, self.options.lead_rule, self.top)
+
+    def lead_caller(self, game: Game) -> LeadCaller | None:
+        return line_lead_caller(game, self.options.first_lead, self.options.lead_rule, self.top)
 
     def double_role(self, game: Game, tile: Tile, is_lead: bool) -> Role:
         mode = self.options.spinner_mode

@@ -146,6 +146,14 @@ class Rules:
         """Who leads (as recorded), who moves first and which tiles may lead (None: any)."""
         raise NotImplementedError
 
+    def lead_caller(self, game: Game) -> LeadCaller | None:
+        """Where the lead of ``game``'s current hand is called from the tiles dealt (not picked by chance, rotation
+        or the previous hand): the rule :meth:`open_hand` calls it by, from a deal to the seat and the tile that lead
+        (``None`` for a deal the rules would redeal).  ``None`` where the lead is not called so.  The expert's
+        inference asks it which tiles the others cannot have been dealt (a lowest double led: nobody held a lower
+        one)."""
+        return None
+
     @staticmethod
     def check_leader(setup: HandSetup, leader: int) -> int:
         if setup.leader is not None and setup.leader != leader:
@@ -199,7 +207,7 @@ class Rules:
 
 
 # ---------------------------------------------------------------- shared helpers
-def call_lead(hands: Iterable[list[Tile]], top: int) -> tuple[int, Tile]:
+def call_lead(hands: Iterable[Sequence[Tile]], top: int) -> tuple[int, Tile]:
     """The call procedure (BLK-3, A5-3) on a deal of tiles: the seat that leads and its lead tile."""
     dealt = [list(tiles) for tiles in hands]
     highest = [max((tile.high for tile in tiles if tile.is_double and tile.high <= top), default=-1)
@@ -211,6 +219,8 @@ def call_lead(hands: Iterable[list[Tile]], top: int) -> tuple[int, Tile]:
     return seat, max(dealt[seat], key=heaviness)
 
 
+#: a rule that calls a hand's lead from the deal: the seat and the tile that lead (``None``: the deal is redealt)
+LeadCaller = Callable[[Sequence[Sequence[Tile]]], "tuple[int, Tile] | None"]
 SeatKey = Callable[[int], tuple[int, int]]  #: a key per seat, asked for only where a rule needs it
 
 
@@ -306,19 +316,38 @@ def line_lead(rules: Rules, game: Game, setup: HandSetup, first_lead: str, lead_
     to chance.  Later hands follow ``lead_rule``; a previous hand without a winner is called
     again under ``winner_any`` (A5-4).
     """
-    number = game.hand.number
-    previous = game.log[-2] if number > 1 else None
-    if line_chance_leads(number, first_lead, lead_rule):
+    seat = line_hand_leader(game, first_lead, lead_rule)
+    if seat == BY_CHANCE:
         assert setup.leader is not None
         return setup.leader, setup.leader, None
-    seat = line_leader(number, lead_rule, game.players, previous.leader if previous else 0,
-                       previous.result.winner if previous is not None and previous.result else None)
     if seat is not None:
         rules.check_leader(setup, seat)
         return seat, seat, None
     seat, tile = call_lead(setup.deal, top)
     rules.check_leader(setup, seat)
     return seat, seat, frozenset({tile})
+
+
+BY_CHANCE = -1  #: :func:`line_hand_leader`: chance picks the leader
+
+
+def line_hand_leader(game: Game, first_lead: str, lead_rule: str) -> int | None:
+    """Who leads the current hand of Block, Draw or All Fives: :data:`BY_CHANCE`, the seat that rotation or the
+    previous hand's winner makes the leader, or ``None`` where the lead is called from the deal (:func:`call_lead`)."""
+    number = game.hand.number
+    if line_chance_leads(number, first_lead, lead_rule):
+        return BY_CHANCE
+    previous = game.log[-2] if number > 1 else None
+    return line_leader(number, lead_rule, game.players, previous.leader if previous else 0,
+                       previous.result.winner if previous is not None and previous.result else None)
+
+
+def line_lead_caller(game: Game, first_lead: str, lead_rule: str, top: int) -> LeadCaller | None:
+    """:meth:`Rules.lead_caller` of Block, Draw and All Fives: :func:`call_lead` where the current hand's lead is
+    called from the deal."""
+    if line_hand_leader(game, first_lead, lead_rule) is not None:
+        return None
+    return lambda deal: call_lead(deal, top)
 
 
 def line_chance_leads(number: int, first_lead: str, lead_rule: str) -> bool:

@@ -20,6 +20,7 @@ from boneyard.errors import OptionError
 from boneyard.layout import Placed
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
+    LeadCaller,
     Rules,
     SetupError,
     hand_pips,
@@ -79,7 +80,7 @@ def previous_leader(game: Game) -> int | None:
     return game.log[-2].leader if len(game.log) >= 2 else None
 
 
-def doubles_held(tiles: list[Tile]) -> list[Tile]:
+def doubles_held(tiles: Sequence[Tile]) -> list[Tile]:
     return [tile for tile in tiles if tile.is_double]
 
 
@@ -116,6 +117,15 @@ def bergen_lead_double(lead_rule: str, doubles: Sequence[Sequence[int]]) -> tupl
             if best is None or (number < best[1] if lowest else number > best[1]):
                 best = (seat, number)
     return best
+
+
+def bergen_called_lead(lead_rule: str, deal: Sequence[Sequence[Tile]]) -> tuple[int, Tile] | None:
+    """BRG-4 on a deal of tiles: the seat that leads and its double (:func:`bergen_lead_double`); ``None``: redeal."""
+    lead = bergen_lead_double(lead_rule, [[tile.high for tile in doubles_held(tiles)] for tiles in deal])
+    if lead is None:
+        return None
+    seat, number = lead
+    return seat, next(tile for tile in deal[seat] if tile.is_double and tile.high == number)
 
 
 #: what a play scores for matching line ends (BRG-7; Flower & Scorpion's dual and plural, FS-9 a/b)
@@ -243,12 +253,15 @@ class Bergen(Rules):
                 return setup.leader, setup.leader, None
             seat = self.check_leader(setup, seat)
             return seat, seat, None
-        lead = bergen_lead_double(rule, [[tile.high for tile in doubles_held(tiles)] for tiles in setup.deal])
+        lead = bergen_called_lead(rule, setup.deal)
         if lead is None:
             raise SetupError(self.redeal_reason())
         seat = self.check_leader(setup, lead[0])
-        double = next(tile for tile in setup.deal[seat] if tile.is_double and tile.high == lead[1])
-        return seat, seat, frozenset({double})
+        return seat, seat, frozenset({lead[1]})
+
+    def lead_caller(self, game: Game) -> LeadCaller | None:
+        rule = self.options.lead_rule
+        return (lambda deal: bergen_called_lead(rule, deal)) if double_must_lead(rule) else None
 
     # ------------------------------------------------------------ play (BRG-5, BRG-7, BRG-8)
     def play_target(self, game: Game) -> int:

@@ -13,6 +13,7 @@ from typing import Literal
 from boneyard.errors import OptionError
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
+    LeadCaller,
     Lightness,
     Rules,
     SetupError,
@@ -21,6 +22,7 @@ from boneyard.rules.base import (
     highest_over,
     line_chance_leads,
     line_lead,
+    line_lead_caller,
     lowest_seats,
     lowest_then_lightest,
     register,
@@ -156,6 +158,9 @@ class Block(Rules):
 
     def open_hand(self, game: Game, setup: HandSetup) -> tuple[int, int, frozenset[Tile] | None]:
         return line_lead(self, game, setup, self.options.first_lead, self.options.lead_rule, self.top)
+
+    def lead_caller(self, game: Game) -> LeadCaller | None:
+        return line_lead_caller(game, self.options.first_lead, self.options.lead_rule, self.top)
 
     def score_seats(self, seat: int) -> tuple[int, ...]:
         return (seat, (seat + 2) % 4) if self.options.partnerships else (seat,)

@@ -8,6 +8,9 @@ tiles that arrived together, each with the set of tiles it cannot contain:
   that moment — every group it holds then excludes those tiles (the exact playable set is
   computed by the variant itself on the replayed table, so pending doubles, wild halves and
   play targets are all respected);
+* where the rules call a hand's lead from the deal (the lowest double in Bergen, the highest double or heaviest
+  tile of a called lead in Block, Draw and All Fives), the others were dealt nothing that would have called
+  another lead: a Bergen lead of 3-3 says nobody was dealt 0-0, 1-1 or 2-2;
 * a drawn or received tile starts a new group with no exclusions;
 * a placed tile leaves the group it must have come from; when several groups could have held
   it they merge, keeping only the exclusions they share (never claiming more than is known).
@@ -84,6 +87,8 @@ class _Tracker:
 
     def __call__(self, game: Game, event: PublicEvent) -> None:
         seat, move = event.seat, event.move
+        if move.kind == Kind.LEAD and move.tile is not None and not game.layout.tiles:
+            self._read_lead(game, seat, move.tile)
         if seat == self.me:
             if move.kind == Kind.GIVE and move.tile is not None:
                 self.known[game.next_seat(seat)].append(move.tile)
@@ -109,6 +114,25 @@ class _Tracker:
                 self._lose_unknown(seat)
                 if receiver != self.me:
                     self.groups[receiver].append(Group(1))
+
+    def _read_lead(self, game: Game, leader: int, lead: Tile) -> None:
+        """A lead the rules called from the deal (:meth:`~boneyard.rules.base.Rules.lead_caller`): each other seat
+        was dealt no tile with which the rules would have called another lead — asked of the rules on the deal
+        where the leader holds the lead and that seat the tile (the calls are by the highest or lowest tile of a
+        kind, so what the others held besides cannot change the answer)."""
+        caller = game.rules.lead_caller(game)
+        if caller is None:
+            return
+        for seat, groups in enumerate(self.groups):
+            base = next((group for group in groups if group.base), None)
+            if seat == self.me or base is None:
+                continue
+            for tile in self.tile_set:
+                deal: list[list[Tile]] = [[] for _ in self.groups]
+                deal[leader].append(lead)
+                deal[seat].append(tile)
+                if tile != lead and caller(deal) != (leader, lead):
+                    base.excluded.add(tile)
 
     def _remove(self, seat: int, tile: Tile) -> None:
         if tile in self.known[seat]:
