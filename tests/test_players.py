@@ -142,18 +142,24 @@ def test_make_player_rejects_bad_specs(spec: str, message: str) -> None:
 
 
 # ---------------------------------------------------------------- inference and determinization
-def random_positions(variant: str, players: int, seed: int):  # type: ignore[no-untyped-def]
+def random_positions(variant: str, players: int, seed: int, hands: int = 1):  # type: ignore[no-untyped-def]
+    """Every position of the first ``hands`` hands of a random game."""
     game = boneyard.new_game(variant, players, seed=seed)
     rng = random.Random(seed)
-    while game.in_hand:
-        yield game
-        game.apply(rng.choice(game.legal_moves()))
+    for number in range(hands):
+        if number:
+            if game.finished:
+                return
+            game.next_hand()
+        while game.in_hand:
+            yield game
+            game.apply(rng.choice(game.legal_moves()))
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
 def test_inference_is_sound_and_the_replay_matches_the_table(variant: str, players: int) -> None:
     for seed in range(3):
-        for game in random_positions(variant, players, seed):
+        for game in random_positions(variant, players, seed, hands=2):  # the second: leads that follow the first
             seat = game.turn
             info = infer(SeatView(game, seat))
             public = info.public

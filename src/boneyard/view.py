@@ -10,11 +10,12 @@ and every PIP ``give`` without its tile (only the giver and the receiver see tha
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from boneyard.moves import Kind, Move
-from boneyard.state import Dice, ScoreItem
+from boneyard.state import Dice, HandResult, ScoreItem
 
 if TYPE_CHECKING:
     from boneyard.layout import Layout
@@ -92,6 +93,16 @@ class TableView:
     @property
     def hand_number(self) -> int:
         return len(self._game.log)
+
+    @property
+    def previous_hand(self) -> tuple[int, HandResult | None] | None:
+        """The previous hand's leader and result (who won it, the points it gave); ``None`` during the first hand.
+        Public: everyone saw who led and who won, and some leads follow from it (Block's winner leads)."""
+        log = self._game.log
+        if len(log) < 2:
+            return None
+        previous = log[-2]
+        return previous.leader, copy.deepcopy(previous.result)  # a copy: the view never hands out the game's own
 
     @property
     def target(self) -> int | None:
