@@ -25,10 +25,9 @@ from collections.abc import Sequence
 
 from benchmarks.duel import deal_game, finish
 from boneyard.players.base import Player, make_player
-from boneyard.players.expert.determinize import rules_of
 from boneyard.players.expert.search import ExpertPlayer, Search
 from boneyard.sim.simulate import wilson
-from boneyard.state import NONE, Game
+from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
@@ -46,10 +45,7 @@ class SeeingSearch(Search):
 
     def _enumerable(self) -> list[Deal] | None:
         """The true deal alone where nothing can be drawn (its stock's order cannot matter: searched once)."""
-        rules = rules_of(self.view)
-        if rules.draw_mode == NONE or self.view.stock_count <= rules.reserve:
-            return [self.truth]
-        return None
+        return [self.truth] if self.nothing_to_draw() else None
 
     def sample(self) -> Deal:
         hands, stock = self.truth

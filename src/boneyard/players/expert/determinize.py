@@ -72,8 +72,9 @@ def replay_public(view: SeatView, observe: Observer | None = None) -> Game:
     game.scores = start_scores(view, rules)
     number = max(1, view.hand_number)
     game.log = [HandLog(n, HandSetup([], []), 0) for n in range(1, number + 1)]
-    if view.previous_hand is not None:  # who led and who won the previous hand (later leads may follow from it)
-        game.log[-2].leader, game.log[-2].result = view.previous_hand
+    previous = view.previous_hand  # who led and who won the previous hand (later leads may follow from it)
+    if previous is not None:
+        game.log[-2].leader, game.log[-2].result = previous
     game.log[-1].start_scores = list(game.scores)
     game.hands = [[UNKNOWN] * size for size in sizes]
     game.stock = [UNKNOWN] * (view.stock_count + draws)

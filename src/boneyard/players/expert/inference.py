@@ -128,10 +128,12 @@ class _Tracker:
             if seat == self.me or base is None:
                 continue
             for tile in self.tile_set:
+                if tile == lead:
+                    continue
                 deal: list[list[Tile]] = [[] for _ in self.groups]
                 deal[leader].append(lead)
                 deal[seat].append(tile)
-                if tile != lead and caller(deal) != (leader, lead):
+                if caller(deal) != (leader, lead):
                     base.excluded.add(tile)
 
     def _remove(self, seat: int, tile: Tile) -> None:

@@ -217,10 +217,15 @@ class Search:
         """Whether every listed deal was searched (or passed over): the values are the expectation itself."""
         return self.deals is not None and self._next_deal >= len(self.deals)
 
+    def nothing_to_draw(self) -> bool:
+        """Whether nothing can be drawn any more this hand (no drawing, or the stock down to the reserve): the
+        stock's order cannot matter then."""
+        rules = rules_of(self.view)
+        return rules.draw_mode == NONE or self.view.stock_count <= rules.reserve
+
     def _enumerable(self) -> list[tuple[list[list[Tile]], list[Tile]]] | None:
         """Every consistent deal, shuffled, where nothing can be drawn and there are at most :data:`ENUMERATE`."""
-        rules = rules_of(self.view)
-        if len(self.moves) < 2 or (rules.draw_mode != NONE and self.view.stock_count > rules.reserve):
+        if len(self.moves) < 2 or not self.nothing_to_draw():
             return None
         deals = all_deals(self.info, ENUMERATE)
         if deals is not None:
