@@ -124,6 +124,8 @@ def test_a_forced_move_costs_no_search() -> None:
     ("expert:read=2", "read=2 is not 0 or 1"),
     ("expert:bank=3", "bank=3 is not 0 or 1"),
     ("expert:defend=2", "defend=2 is not 0 or 1"),
+    ("expert:equity=2", "equity=2 is not 0 or 1"),
+    ("expert:defuse=2", "defuse=2 is not 0 or 1"),
     ("expert:playouts=random", "playouts='random' is not 'doubles' or 'greedy'"),
 ])
 def test_bad_budget_options_are_refused(spec: str, message: str) -> None:

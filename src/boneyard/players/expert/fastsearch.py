@@ -43,6 +43,7 @@ import random
 import time
 from array import array
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from boneyard.errors import BoneyardError
 from boneyard.fast import FastGame, FastPip, unsupported
@@ -81,6 +82,17 @@ _OWNERS = itertools.count(1)  #: tokens tagging each root's entries in the compi
 _CLOCK_MASK = 1023  #: the exact search looks at the clock once every 1,024 nodes
 _POINT = 1 << 12  #: a playout key's unit of points (a tile's rank stays below it)
 _DRAW_KEY = -10_000 * _POINT  #: a draw or pass in the playout's order: after every placement
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """A root move's continuation on one deal (:meth:`FastRoot.evaluate_answers`): the other seat's ``reply``
+    (``-1``: the hand ended with the root move), and the exact ``values`` of this seat's answers to it by their
+    actions ``keys`` (``(-1,)``: the hand ended before an answer)."""
+
+    reply: int
+    keys: tuple[int, ...]
+    values: tuple[float, ...]
 
 
 class _Abort(Exception):
@@ -275,6 +287,56 @@ class FastRoot:
             return None
         assert isinstance(values, list)
         return values
+
+    def evaluate_answers(self, indices: Sequence[int]) -> list[Answers] | None:
+        """Per root move of ``indices`` on the loaded deal: the other seat's reply and the exact value of each of
+        this seat's answers to it (:class:`Answers`), where the compiled solver applies and nothing can be drawn
+        any more (else ``None``).  The reply is the one that leaves this seat's best answer lowest (the other seat
+        knows the deal, as in every exact search); the answer is left to the caller, who must choose it alike on
+        every deal where the same reply was made (it cannot see the deal)."""
+        game = self.game
+        if not (self._compiled and self.exact_ok and self._closed() and game.players == 2):
+            return None
+        found: list[Answers] = []
+        try:
+            for index in indices:
+                game.apply(self.actions[index])
+                try:
+                    found.append(self._answers())
+                finally:
+                    game.undo()
+        except _Abort:
+            self.exact_ok = False
+            return None
+        return found
+
+    def _answers(self) -> Answers:
+        """:meth:`evaluate_answers` of the position after a root move."""
+        game = self.game
+        if not game.in_hand:
+            return Answers(-1, (-1,), (self.value(),))
+        best: Answers | None = None
+        for reply in game.legal_actions():
+            game.apply(reply)
+            try:
+                if not game.in_hand:
+                    answers = Answers(reply, (-1,), (self.value(),))
+                else:
+                    keys, values = [], []
+                    for answer in game.legal_actions():
+                        game.apply(answer)
+                        try:
+                            values.append(self._solved() if game.in_hand else self.value())
+                        finally:
+                            game.undo()
+                        keys.append(answer)
+                    answers = Answers(reply, tuple(keys), tuple(values))
+            finally:
+                game.undo()
+            if best is None or max(answers.values) < max(best.values):
+                best = answers
+        assert best is not None
+        return best
 
     # ------------------------------------------------------------------ exact search
     def _exact(self) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boneyard.players import heuristic
+from boneyard.players.expert.equity import Equity
 from boneyard.state import Game
 from boneyard.view import SeatView
 
@@ -21,9 +22,14 @@ class Objective:
 
     The change of the score difference over the hand — own side minus the best opponent, or for a
     lowest-score game (PIP) the best opponent minus own side — plus or minus :data:`WIN_VALUE` when
-    the game ends."""
+    the game ends.
 
-    def __init__(self, view: SeatView) -> None:
+    With an ``equity`` table (:mod:`.equity`, two players) it plays for the game instead: plus or minus
+    :data:`WIN_VALUE` when the game ends, else :data:`WIN_VALUE` times the chance of winning it from the score
+    reached, scaled to -1 (lost) ... 1 (won)."""
+
+    def __init__(self, view: SeatView, equity: Equity | None = None) -> None:
+        self.equity = equity
         self.lowest = heuristic.lowest_score_wins(view)
         self.side = set(heuristic.side_of(view, view.seat))
         self.me = view.seat
@@ -35,6 +41,12 @@ class Objective:
 
     def outcome(self, scores: Sequence[int], finished: bool, winner: int | None) -> float:
         """The value of a position with ``scores`` and, where the game is ``finished``, its ``winner``."""
+        if self.equity is not None:
+            if finished and winner is not None:
+                return WIN_VALUE if winner in self.side else -WIN_VALUE
+            target = self.equity.target
+            rival = max(scores[s] for s in self.rivals)
+            return WIN_VALUE * (2.0 * self.equity.win(target - scores[self.me], target - rival) - 1.0)
         start = self.start
         mine = scores[self.me] - start[self.me]
         if self.lowest:

@@ -51,7 +51,8 @@ import time
 from boneyard.moves import Move
 from boneyard.players import heuristic
 from boneyard.players.expert.determinize import determinize, rules_of
-from boneyard.players.expert.fastsearch import FastRoot
+from boneyard.players.expert.equity import game_equity
+from boneyard.players.expert.fastsearch import Answers, FastRoot
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.objective import Objective as Objective  # re-exported: the review imports it from here
 from boneyard.players.expert.plays import PlayModel
@@ -150,7 +151,8 @@ class Search:
     """One decision's search (kept after the decision so the hint can explain it)."""
 
     def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
-                 race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True) -> None:
+                 race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True,
+                 defuse: bool = False, equity: bool = True) -> None:
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
@@ -159,7 +161,8 @@ class Search:
         self.plays = model if model is not None and model.active else None
         self.ranked = heuristic.assess(view, self.info)
         self.moves = [item.move for item in self.ranked[:CANDIDATES]]
-        self.objective = Objective(view)
+        #: for the game, where the variant's expert plays so (``equity``; :mod:`.equity`), else for the hand's points
+        self.objective = Objective(view, game_equity(view) if equity else None)
         self.totals = [0.0] * len(self.moves)
         self.counts = [0] * len(self.moves)
         #: paired differences against the first move over complete deals: sums and sums of squares
@@ -186,6 +189,12 @@ class Search:
         self.samples = 0
         self.extended = 0.0  #: the banked seconds :meth:`run` added because the top moves were still close
         #: the fast engine's position (``None``: the reference game is searched)
+        #: ``defuse``: where the compiled solver values the deals, the answer to each reply of the other seat is
+        #: chosen alike on every deal where that reply was made (:meth:`_answered`)
+        self.defuse = defuse
+        #: per root move, per reply: this seat's answers and their values summed over the deals with that reply
+        self._answer_sums: dict[int, dict[int, list[float]]] = {}
+        self._answered_deals: list[dict[int, Answers]] = []  #: per deal so valued, each root move's answers
         self.fast = (FastRoot.build(view, self.moves, sorted(self.objective.side), self.objective)
                      if len(self.moves) > 1 else None)
         if self.fast is not None:
@@ -257,7 +266,9 @@ class Search:
             fast.deadline = deadline
             fast.load(hands, stock)
         # every root move in one call where the compiled solver values the deal exactly
-        solved = fast.evaluate_all(self.active) if fast is not None else None
+        solved = self._answered(fast) if fast is not None and self.defuse else None
+        if solved is None:
+            solved = fast.evaluate_all(self.active) if fast is not None else None
         values: list[float] = []
         for number, index in enumerate(self.active):
             move = self.moves[index]
@@ -291,6 +302,32 @@ class Search:
         if self.racing and self.samples >= RACE_START:
             self.race()
         return deadline is None or time.perf_counter() < deadline
+
+    def _answered(self, fast: FastRoot) -> list[float] | None:
+        """The active root moves' values on the loaded deal where this seat's answer to the other's reply is chosen
+        by the deals so far with that reply (this one included), not by this deal alone; ``None`` where the
+        solver does not value the deal (:meth:`.FastRoot.evaluate_answers`)."""
+        rows = fast.evaluate_answers(self.active)
+        if rows is None:
+            return None
+        self._answered_deals.append(dict(zip(self.active, rows, strict=True)))
+        values = []
+        for index, row in zip(self.active, rows, strict=True):
+            sums = self._answer_sums.setdefault(index, {}).setdefault(row.reply, [0.0] * len(row.keys))
+            for place, value in enumerate(row.values):
+                sums[place] += value
+            values.append(row.values[sums.index(max(sums))])
+        return values
+
+    def _settle_answers(self) -> None:
+        """Value every deal again with the answers all the deals chose (:meth:`_answered` chose by those so far)."""
+        for index in self.active:
+            replies = self._answer_sums.get(index, {})
+            rows = [deal[index] for deal in self._answered_deals if index in deal]
+            if len(rows) != self.counts[index]:
+                return  # some deals were valued otherwise: keep the values as they came
+            chosen = {reply: sums.index(max(sums)) for reply, sums in replies.items()}
+            self.totals[index] = sum(row.values[chosen[row.reply]] for row in rows)
 
     def sample(self) -> tuple[list[list[Tile]], list[Tile]]:
         """A deal of the hidden tiles consistent with the inference; where the others' choices are read, kept with
@@ -370,6 +407,8 @@ class Search:
         where the sampled deals show, beyond that noise, that another move does better.  Where every
         value was exact (alpha-beta to the end of the hand), the best mean wins.  Ties go to the
         heuristic's order."""
+        if self._answered_deals:
+            self._settle_answers()
         # the heuristic's choice is dropped only while every value is exact (it was shown worse then)
         guard = self.noisy_values() and self.active[0] == 0
         scores = self.lower_bounds() if guard else self.means()
@@ -389,7 +428,8 @@ class ExpertPlayer:
     on every decision with a choice, as before."""
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
-                 race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 1) -> None:
+                 race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 1,
+                 defuse: int = 0, equity: int = 1) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
@@ -406,6 +446,12 @@ class ExpertPlayer:
             raise OptionError(f"expert: bank={bank!r} is not 0 or 1")
         if defend not in (0, 1) or isinstance(defend, bool):
             raise OptionError(f"expert: defend={defend!r} is not 0 or 1")
+        if defuse not in (0, 1) or isinstance(defuse, bool):
+            raise OptionError(f"expert: defuse={defuse!r} is not 0 or 1")
+        self.defuse = bool(defuse)
+        if equity not in (0, 1) or isinstance(equity, bool):
+            raise OptionError(f"expert: equity={equity!r} is not 0 or 1")
+        self.equity = bool(equity)
         self.defend = bool(defend)
         self.read = bool(read)
         self.banking = bool(bank) and samples is None
@@ -434,7 +480,7 @@ class ExpertPlayer:
     def search(self, view: SeatView, rng: random.Random) -> Search:
         """This decision's search, with this player's options."""
         return Search(view, rng, race=self.race, doubles_first=self.doubles_first, read=self.read,
-                      defend=self.defend)
+                      defend=self.defend, defuse=self.defuse, equity=self.equity)
 
     def _settle(self, started: float) -> None:
         """Bank what this decision left of its budget (or take what it spent beyond it)."""

@@ -1,0 +1,112 @@
+"""The chance of winning a game from its score: what the expert values a hand's end by, where it plays for the game.
+
+A hand's points are worth more or less than their count by where they leave the game: two points that bring a
+player from 13 to 15 win it, two more at 0 to 12 change little.  :class:`Equity` turns a two-player score into
+the chance of winning the game from it, before the next hand's deal, from how hands of the variant score: the
+points each player makes in one hand, counted over :data:`HANDS` hands the greedy player plays against itself on
+the fast engine (from a fixed seed: the table is the same on every machine), made symmetric between the two
+players.  The chance is then worked out exactly over the scores still needed (:meth:`Equity.win`): a hand that
+takes one player or both to the target ends the game (the higher score wins, as every variant with a target
+checks at a hand's end), any other leads to the next hand.
+
+It is an approximation, and used as one: the hands are counted from 0 to 0, so the approach cap of Bergen (fewer
+points for a header close to the target) and the lead's dependence on the previous hand are left out.  The search
+still plays the current hand to its end under the real rules; only a hand that leaves the game unfinished is
+valued by the table.
+
+Where it applies (:func:`game_equity`): two players, the highest score wins, and the variant is one where it was
+measured to help (:data:`EQUITY_VARIANTS`; docs/players.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from boneyard.fast import FastGame, unsupported
+from boneyard.players.base import GreedyPlayer
+from boneyard.rules.base import Rules
+from boneyard.view import SeatView
+
+#: the variants whose expert plays for the game by this table: Bergen, where it was measured to help; elsewhere
+#: the hand's points count as they are (docs/players.md, session 9)
+EQUITY_VARIANTS = frozenset({"bergen"})
+HANDS = 2000  #: hands counted for the table (about half a second)
+SEED = 9  #: the seed of the counted hands' deals
+
+
+class Equity:
+    """The chance of winning a two-player game to ``target`` from the points each player still needs, given how
+    often one hand brings the two players ``(x, y)`` points (``outcomes``: probabilities, symmetric)."""
+
+    def __init__(self, target: int, outcomes: Sequence[tuple[int, int, float]]) -> None:
+        self.target = target
+        self.outcomes = tuple(outcomes)
+        still = sum(p for x, y, p in self.outcomes if x <= 0 and y <= 0)
+        self._moving = [(x, y, p / (1.0 - still)) for x, y, p in self.outcomes if x > 0 or y > 0]
+        self._table: dict[tuple[int, int], float] = {}
+
+    @classmethod
+    def counted(cls, target: int, hands: Sequence[tuple[int, int]]) -> Equity:
+        """The table from counted hands' points (each as (first player, second player)), made symmetric."""
+        counts = Counter(hands)
+        total = 2 * len(hands)
+        pairs = set(counts) | {(y, x) for x, y in counts}
+        return cls(target, [(x, y, (counts[(x, y)] + counts[(y, x)]) / total) for x, y in sorted(pairs)])
+
+    def win(self, mine: int, theirs: int) -> float:
+        """The chance that the player who needs ``mine`` more points wins against one who needs ``theirs``, before
+        the next hand (where a player is already at the target without the game being over, the two are level)."""
+        if mine <= 0 or theirs <= 0:
+            return 0.5 if mine == theirs else float(mine < theirs)
+        table = self._table
+        if (mine, theirs) not in table:
+            # every state needs the states with fewer points to go: fill them in order of the points both need
+            for total in range(2, mine + theirs + 1):
+                for a in range(max(1, total - theirs), min(mine, total - 1) + 1):
+                    if (a, total - a) not in table:
+                        table[(a, total - a)] = self._after_hand(a, total - a)
+        return table[(mine, theirs)]
+
+    def _after_hand(self, mine: int, theirs: int) -> float:
+        chance = 0.0
+        table = self._table
+        for x, y, p in self._moving:
+            if x >= mine or y >= theirs:  # the game ends: the higher score wins, a tie plays on (level)
+                over = (x - mine) - (y - theirs)
+                chance += p * (1.0 if over > 0 else 0.0 if over < 0 else 0.5)
+            else:
+                chance += p * table[(mine - x, theirs - y)]
+        return chance
+
+
+_TABLES: dict[tuple[str, int, str], Equity] = {}
+
+
+def game_equity(view: SeatView) -> Equity | None:
+    """The equity table of ``view``'s game, where the expert plays for the game (see the module docstring), counted
+    once per rules and kept; else ``None``."""
+    from boneyard.players.expert.determinize import rules_of
+
+    rules = rules_of(view)
+    if (rules.name not in EQUITY_VARIANTS or rules.players != 2 or rules.lower_score_wins
+            or unsupported(rules)):
+        return None
+    key = (rules.name, rules.players, repr(rules.options))  # (the options are a dataclass: its repr has them all)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = Equity.counted(int(rules.target), hand_points(rules))  # type: ignore[attr-defined]
+    return table
+
+
+def hand_points(rules: Rules, hands: int = HANDS) -> list[tuple[int, int]]:
+    """The points each of two greedy players makes in ``hands`` hands of ``rules`` from 0 to 0 (the first hand of
+    a game, dealt from :data:`SEED` on)."""
+    player = GreedyPlayer()
+    points = []
+    for number in range(hands):
+        game = FastGame(rules, seed=SEED * 100_003 + number)
+        while game.in_hand:
+            game.apply(player.choose_action(game))
+        points.append((game.scores[0], game.scores[1]))
+    return points
