@@ -9,7 +9,9 @@ of the sample.  The outcome is scored from the searching side's point of view:
 * the change of the score difference over the hand — own side minus the best opponent, or for
   a lowest-score game (PIP) the best opponent minus own side — so a hand of a multi-hand game
   counts for what it brings towards the target;
-* plus or minus :data:`~.objective.WIN_VALUE` when the playout ends the game (:class:`~.objective.Objective`).
+* plus or minus :data:`~.objective.WIN_VALUE` when the playout ends the game (:class:`~.objective.Objective`);
+* in two-player Bergen the search plays for the game instead: a playout that leaves the game unfinished is worth
+  the chance of winning it from the score reached (:mod:`.equity`; ``equity=0`` switches it off).
 
 Near the end of a hand with nothing left to draw (an empty stock, or one down to the reserve),
 when few tiles remain, the playout is replaced by an exact alpha-beta search of the determinized
