@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from boneyard.fast import FastGame, unsupported
 from boneyard.players.base import GreedyPlayer
+from boneyard.players.expert.determinize import rules_of
 from boneyard.rules.base import Rules
 from boneyard.view import SeatView
 
@@ -80,23 +81,20 @@ class Equity:
         return chance
 
 
-_TABLES: dict[tuple[str, int, str], Equity] = {}
+_TABLES: dict[tuple[str, int, str], Equity | None] = {}
 
 
 def game_equity(view: SeatView) -> Equity | None:
     """The equity table of ``view``'s game, where the expert plays for the game (see the module docstring), counted
     once per rules and kept; else ``None``."""
-    from boneyard.players.expert.determinize import rules_of
-
     rules = rules_of(view)
-    if (rules.name not in EQUITY_VARIANTS or rules.players != 2 or rules.lower_score_wins
-            or unsupported(rules)):
+    if rules.name not in EQUITY_VARIANTS or rules.players != 2 or rules.lower_score_wins:
         return None
     key = (rules.name, rules.players, repr(rules.options))  # (the options are a dataclass: its repr has them all)
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = Equity.counted(int(rules.target), hand_points(rules))  # type: ignore[attr-defined]
-    return table
+    if key not in _TABLES:  # once per rules: options the fast engine does not play get none
+        _TABLES[key] = (None if unsupported(rules)
+                        else Equity.counted(int(rules.target), hand_points(rules)))  # type: ignore[attr-defined]
+    return _TABLES[key]
 
 
 def hand_points(rules: Rules, hands: int = HANDS) -> list[tuple[int, int]]:

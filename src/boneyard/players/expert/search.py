@@ -190,13 +190,13 @@ class Search:
         self.noisy = False  #: set once a root move was valued by a playout rather than exactly
         self.samples = 0
         self.extended = 0.0  #: the banked seconds :meth:`run` added because the top moves were still close
-        #: the fast engine's position (``None``: the reference game is searched)
         #: ``defuse``: where the compiled solver values the deals, the answer to each reply of the other seat is
         #: chosen alike on every deal where that reply was made (:meth:`_answered`)
         self.defuse = defuse
         #: per root move, per reply: this seat's answers and their values summed over the deals with that reply
         self._answer_sums: dict[int, dict[int, list[float]]] = {}
         self._answered_deals: list[dict[int, Answers]] = []  #: per deal so valued, each root move's answers
+        #: the fast engine's position (``None``: the reference game is searched)
         self.fast = (FastRoot.build(view, self.moves, sorted(self.objective.side), self.objective)
                      if len(self.moves) > 1 else None)
         if self.fast is not None:
