@@ -5,6 +5,7 @@ Skipped, with the reason, only when /usr/bin/chromium or the web extra is missin
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,13 @@ def go_to(page: Any, hand: int, move: int) -> None:
     assert page.inner_text("#replay-position").startswith(f"move {move} of")
 
 
+def wait_for_plot(page: Any) -> None:
+    """Wait for the review's plot; a review that failed says why (its panel's error) instead of timing out."""
+    page.wait_for_selector("#review-plot circle, #review-panel .error", timeout=120_000)
+    errors = page.locator("#review-panel .error")
+    assert errors.count() == 0, errors.first.inner_text()
+
+
 def test_review_in_the_replay_viewer_marks_moves_draws_the_better_one_and_plots(server: Server) -> None:
     room = server.post("/api/records", {"record": record.to_record(greedy_game("block", 3, target=30))})
     with playwright_api.sync_playwright() as driver:
@@ -46,7 +54,7 @@ def test_review_in_the_replay_viewer_marks_moves_draws_the_better_one_and_plots(
         try:
             # the game-over panel's Review button leads here: the review of the player's seat starts by itself
             page = open_page(browser, f"{server.url}/replay/{room['id']}#review-1")
-            page.wait_for_selector("#review-plot circle", timeout=120_000)
+            wait_for_plot(page)
             assert page.inner_text("#review-panel").startswith("Bob:")
             assert page.input_value("#review-seat") == "1"
             dots = page.evaluate("() => [...document.querySelectorAll('#review-plot circle')].map((c) => ({"
@@ -71,7 +79,32 @@ def test_review_in_the_replay_viewer_marks_moves_draws_the_better_one_and_plots(
             page.select_option("#review-seat", "0")
             assert page.locator("#review-plot").count() == 0  # another seat: the old review is gone
             page.click("#review-button")
-            page.wait_for_selector("#review-plot circle", timeout=120_000)
+            wait_for_plot(page)
             assert page.inner_text("#review-panel").startswith("Ann:")
+        finally:
+            browser.close()
+
+
+def test_the_review_starts_by_itself_when_its_script_arrives_after_the_replay(server: Server) -> None:
+    """review.js listens for app.js's first boneyard:replay event however late it arrives (a slow network, a
+    loaded machine): the page runs it before app.js, so the review asked for by #review-N is never missed."""
+    room = server.post("/api/records", {"record": record.to_record(greedy_game("block", 3, target=30))})
+    with playwright_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            context = browser.new_context()
+            late: list[str] = []
+
+            def slow_review_script(route: Any) -> None:
+                late.append(route.request.url)
+                time.sleep(1.5)  # longer than the three requests app.js makes before it shows the replay
+                route.continue_()
+
+            context.route("**/static/review.js", slow_review_script)
+            page = open_page(browser, f"{server.url}/replay/{room['id']}#review-0", context)
+            wait_for_plot(page)
+            assert late, "the review's script was delayed"
+            assert page.inner_text("#review-panel").startswith("Ann:")
+            assert page.input_value("#review-seat") == "0"
         finally:
             browser.close()
