@@ -274,19 +274,54 @@ class FastRoot:
     def evaluate_all(self, indices: Sequence[int]) -> list[float] | None:
         """The values of root moves ``indices`` on the loaded deal in one call of the compiled solver, where it
         applies and nothing can be drawn any more (else ``None``: value them one by one with :meth:`evaluate`)."""
-        game = self.game
         if not (self._compiled and self.exact_ok and self._closed()):
             return None
         if not self._roots:
-            unit = self._unit
-            self._roots = [action // unit * 2 + action % unit if game.placed else -1 - action // unit
-                           for action in self.actions]
+            self._roots = [self._code(action) for action in self.actions]
         values = self._solve([self._roots[index] for index in indices])
         if values is None:
             self.exact_ok = False
             return None
         assert isinstance(values, list)
         return values
+
+    def evaluate_doubting(self, indices: Sequence[int], doubt: float) -> list[float] | None:
+        """The values of root moves ``indices`` on the loaded deal where the other seat's reply is valued as one
+        that does not see this seat's hand: ``(1 - doubt)`` times the reply worst for this seat plus ``doubt``
+        times the mean over its legal replies, each reply valued exactly (both seats knowing the deal after it).
+        ``doubt=0`` is :meth:`evaluate_all`'s value.  Only where the compiled solver applies, two players play and
+        nothing can be drawn any more (else ``None``: value them otherwise)."""
+        game = self.game
+        if not (self._compiled and self.exact_ok and self._closed() and game.players == 2):
+            return None
+        found: list[float] = []
+        for index in indices:
+            game.apply(self.actions[index])
+            try:
+                replies = self._reply_values() if game.in_hand else [self.value()]
+            finally:
+                game.undo()
+            if replies is None:
+                self.exact_ok = False
+                return None
+            found.append((1.0 - doubt) * min(replies) + doubt * sum(replies) / len(replies))
+        return found
+
+    def _reply_values(self) -> list[float] | None:
+        """The exact value of each legal move of the seat to move here, in one call of the compiled solver
+        (a forced move: its value alone); ``None`` when the solver ran past its node limit."""
+        game = self.game
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            value = self._solve(None)
+            return [value] if isinstance(value, float) else None
+        values = self._solve([self._code(action) for action in actions])
+        return values if isinstance(values, list) else None
+
+    def _code(self, action: int) -> int:
+        """The compiled solver's code of a placement ``action`` here (tile and end; a lead: its tile)."""
+        unit = self._unit
+        return action // unit * 2 + action % unit if self.game.placed else -1 - action // unit
 
     def evaluate_answers(self, indices: Sequence[int]) -> list[Answers] | None:
         """Per root move of ``indices`` on the loaded deal: the other seat's reply and the exact value of each of

@@ -154,7 +154,7 @@ class Search:
 
     def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
                  race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True,
-                 defuse: bool = False, equity: bool = True) -> None:
+                 defuse: bool = False, equity: bool = True, doubt: float = 0.0) -> None:
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
@@ -193,6 +193,9 @@ class Search:
         #: ``defuse``: where the compiled solver values the deals, the answer to each reply of the other seat is
         #: chosen alike on every deal where that reply was made (:meth:`_answered`)
         self.defuse = defuse
+        #: ``doubt``: where the compiled solver values the deals, the other seat's reply is valued as that of a seat
+        #: that cannot see this one's hand (:meth:`.FastRoot.evaluate_doubting`); 0: the worst reply, as before
+        self.doubt = doubt
         #: per root move, per reply: this seat's answers and their values summed over the deals with that reply
         self._answer_sums: dict[int, dict[int, list[float]]] = {}
         self._answered_deals: list[dict[int, Answers]] = []  #: per deal so valued, each root move's answers
@@ -269,6 +272,8 @@ class Search:
             fast.load(hands, stock)
         # every root move in one call where the compiled solver values the deal exactly
         solved = self._answered(fast) if fast is not None and self.defuse else None
+        if solved is None and fast is not None and self.doubt:
+            solved = fast.evaluate_doubting(self.active, self.doubt)
         if solved is None:
             solved = fast.evaluate_all(self.active) if fast is not None else None
         values: list[float] = []
@@ -431,7 +436,7 @@ class ExpertPlayer:
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
                  race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 1,
-                 defuse: int = 0, equity: int = 1) -> None:
+                 defuse: int = 0, equity: int = 1, doubt: float = 0.0) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
@@ -451,6 +456,11 @@ class ExpertPlayer:
         if defuse not in (0, 1) or isinstance(defuse, bool):
             raise OptionError(f"expert: defuse={defuse!r} is not 0 or 1")
         self.defuse = bool(defuse)
+        if isinstance(doubt, bool) or not isinstance(doubt, (int, float)) or not 0 <= doubt <= 1:
+            raise OptionError(f"expert: doubt={doubt!r} is not a number from 0 to 1")
+        if doubt and defuse:
+            raise OptionError("expert: doubt and defuse=1 do not go together (each values the reply its own way)")
+        self.doubt = float(doubt)
         if equity not in (0, 1) or isinstance(equity, bool):
             raise OptionError(f"expert: equity={equity!r} is not 0 or 1")
         self.equity = bool(equity)
@@ -482,7 +492,7 @@ class ExpertPlayer:
     def search(self, view: SeatView, rng: random.Random) -> Search:
         """This decision's search, with this player's options."""
         return Search(view, rng, race=self.race, doubles_first=self.doubles_first, read=self.read,
-                      defend=self.defend, defuse=self.defuse, equity=self.equity)
+                      defend=self.defend, defuse=self.defuse, equity=self.equity, doubt=self.doubt)
 
     def _settle(self, started: float) -> None:
         """Bank what this decision left of its budget (or take what it spent beyond it)."""
