@@ -14,12 +14,19 @@ over the decisions (0: it always finds what a seeing player would play; 1: no be
 move).  The table gives D for OpenSpiel's ISMCTS (1000 simulations) and for the expert that plays it, with
 how often each chose a move as good as the best.
 
-    python -m benchmarks.replies --deals 30 --seed 5 --expert expert:time=0.4
+``--alternatives K`` also asks how much ISMCTS's choices say about its hand: after each of its measured
+decisions, K hands are drawn for it from what the expert has seen (the expert's own inference, the tile just
+played put back), and its move is solved again as if it had held each.  If its move is as good as the best
+much more often with its true hand than with the drawn ones, a reader of its choices learns its hand; if about
+as often, its choices say little beyond the passes (the row "ISMCTS, drawn hands").
+
+    python -m benchmarks.replies --deals 30 --seed 5 --expert expert:time=0.4 --alternatives 6
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import time
 from collections.abc import Sequence
@@ -29,6 +36,8 @@ import numpy as np
 from benchmarks.openspiel_adapter import HAND, action_index, boneyard_move, make_resampler, to_tile
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
+from boneyard.players.expert.inference import infer
+from boneyard.players.expert.sampling import fill_plan, sample_deal
 from boneyard.players.expert.search import Search
 from boneyard.rules.base import make_rules
 from boneyard.state import Game, HandSetup
@@ -57,9 +66,31 @@ def solved_values(game: Game, moves: Sequence[Move]) -> list[float] | None:
     return [by_move[str(move)] for move in moves]
 
 
+def drawn_hands(before: Game, after: Game, move: Move, watcher: int, count: int, rng: random.Random,
+                tally: list[tuple[float, float, float]]) -> None:
+    """``count`` hands for the seat that made ``move`` in ``before``, drawn from what ``watcher`` saw once it was
+    made (``after``), the tile put back; each such position's (best, mean, chosen) goes into ``tally``."""
+    mover = before.turn
+    assert move.tile is not None
+    info = infer(SeatView(after, watcher))
+    plan = fill_plan(info)
+    unseen = before.hands[mover] + before.stock[before.stock_pos:]
+    for _ in range(count):
+        hands, _ = sample_deal(info, rng, plan)
+        alternative = copy.deepcopy(before)
+        alternative.hands[mover] = [*hands[mover], move.tile]
+        alternative.stock = alternative.stock[:alternative.stock_pos] + [
+            tile for tile in unseen if tile not in alternative.hands[mover]]
+        legal = SeatView(alternative, mover).legal_moves()
+        values = solved_values(alternative, legal) if len(legal) > 1 else None
+        if values is not None:
+            tally.append((max(values), sum(values) / len(values), values[[str(m) for m in legal].index(str(move))]))
+
+
 def play(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
-         tally: dict[str, list[tuple[float, float, float]]]) -> None:
-    """One hand; each side's decisions with a choice go into ``tally`` as (best, mean, chosen)."""
+         tally: dict[str, list[tuple[float, float, float]]], alternatives: int = 0) -> None:
+    """One hand; each side's decisions with a choice go into ``tally`` as (best, mean, chosen), and with
+    ``alternatives`` ISMCTS's decisions again on hands drawn for it (``tally["drawn"]``, :func:`drawn_hands`)."""
     game = pyspiel.load_game("python_block_dominoes")
     state = game.new_initial_state()
     rng = random.Random(deal_seed)
@@ -87,7 +118,9 @@ def play(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
         else:
             action = bot.step(state)
             move = boneyard_move(mirror, block_dominoes._ACTIONS[action])
-        if len(legal) > 1 and mirror.layout.tiles:
+        measured = len(legal) > 1 and bool(mirror.layout.tiles)
+        before = copy.deepcopy(mirror) if measured and alternatives and player != expert_seat else None
+        if measured:
             values = solved_values(mirror, legal)
             if values is not None:
                 chosen = values[[str(m) for m in legal].index(str(move))]
@@ -95,6 +128,8 @@ def play(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
                     (max(values), sum(values) / len(values), chosen))
         mirror.apply(move)
         state.apply_action(action)
+        if before is not None:
+            drawn_hands(before, mirror, move, expert_seat, alternatives, rng, tally["drawn"])
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -103,21 +138,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sims", type=int, default=1000)
     parser.add_argument("--expert", default="expert:time=0.4")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--alternatives", type=int, default=0,
+                        help="hands drawn for ISMCTS after each of its measured decisions (0: none)")
     args = parser.parse_args(argv)
-    tally: dict[str, list[tuple[float, float, float]]] = {"ismcts": [], "expert": []}
+    tally: dict[str, list[tuple[float, float, float]]] = {"ismcts": [], "drawn": [], "expert": []}
     started = time.perf_counter()
     for deal in range(args.deals):
         for seat in (0, 1):
-            play(args.seed * 1000 + deal, seat, args.expert, args.sims, tally)
+            play(args.seed * 1000 + deal, seat, args.expert, args.sims, tally, args.alternatives)
     print(f"{args.deals} duplicate deals of python_block_dominoes, seed {args.seed}, {args.expert} against ISMCTS "
           f"({args.sims} simulations), {time.perf_counter() - started:.0f} s")
     print("| player | decisions with a choice | as good as the best | D = sum(best - chosen) / sum(best - mean) |")
     print("|---|---|---|---|")
+    names = {"ismcts": f"ISMCTS ({args.sims})", "drawn": "ISMCTS, drawn hands", "expert": args.expert}
     for side, rows in tally.items():
+        if side == "drawn" and not args.alternatives:
+            continue
         lost = sum(best - chosen for best, _, chosen in rows)
         spread = sum(best - mean for best, mean, _ in rows)
         top = sum(chosen >= best - 1e-9 for best, _, chosen in rows)
-        name = f"ISMCTS ({args.sims})" if side == "ismcts" else args.expert
+        name = names[side]
         share = f"{top / len(rows):.1%}" if rows else "-"
         print(f"| {name} | {len(rows)} | {share} | {lost / spread if spread else float('nan'):.3f} |")
 
