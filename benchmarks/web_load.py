@@ -184,7 +184,7 @@ class Lobby:
     """Creates games over one HTTP connection pool (a client per game costs a TLS context each)."""
 
     def __init__(self, port: int) -> None:
-        import httpx
+        import httpx2 as httpx
 
         self.port = port
         self.http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30)

@@ -31,7 +31,7 @@ if not CHROMIUM.exists():
 pytest.importorskip("fastapi")
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-import httpx  # noqa: E402
+import httpx2 as httpx  # noqa: E402
 import uvicorn  # noqa: E402
 
 import boneyard  # noqa: E402

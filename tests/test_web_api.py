@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -481,6 +482,11 @@ def test_broadcast_forgets_only_closed_sockets(client: TestClient, monkeypatch: 
         players = {0: ann, 1: bob}
         players[game.turn].send_json({"type": "move", "move": str(game.legal_moves()[0])})
         receive_until(ann, lambda m: is_state(m) and m["version"] == 1)  # sent after the watcher's failure
+        receive_until(bob, lambda m: is_state(m) and m["version"] == 1)
+        # the broadcast reaches the closed socket last, in the server's thread: give it a moment to finish
+        deadline = time.monotonic() + 10
+        while gone in room.connections and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert failures and gone not in room.connections and len(room.connections) == 3
         assert "could not be sent" in caplog.text
         players[game.turn].send_json({"type": "move", "move": str(game.legal_moves()[0])})

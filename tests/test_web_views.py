@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-import httpx
+import httpx2 as httpx
 
 import boneyard
 from boneyard import record
