@@ -178,6 +178,12 @@ def test_two_browsers_in_one_room_see_each_others_moves(server: Server, browser:
         watcher.wait_for_function(
             "([n, d]) => document.querySelectorAll('#table g.tile').length > n"
             " || document.querySelectorAll('#history li').length !== d", arg=[count, draws], timeout=20000)
+        # the mover's own page is sent the new state too, but may show it later than the watcher's: the next
+        # mover is read from Ann's page, so both pages must show this move first (a stale page still shows
+        # the old turn, and its mover would play a move the server refuses)
+        for page in (ann, bob):
+            page.wait_for_function("(v) => Number(document.body.dataset.version ?? -1) >= v", arg=version(watcher),
+                                   timeout=20000)
     assert table_tiles(ann) == table_tiles(bob) >= 1
     ann.context.close()
     bob.context.close()

@@ -104,5 +104,9 @@ def test_a_person_at_a_table_of_computers_goes_on_after_two_computers_exchange_a
         assert back["version"] > gave["version"]
         assert back["legal"] or not back["in_hand"]
 
-    with LiveServer(f"sqlite:///{tmp_path / 'games.sqlite3'}", ai_delay=0.2) as server:
+    # The computers start when the record is loaded, each pausing ai_delay before its move.  The person
+    # must be seated before the give: seated after it, the states the test waits for have already gone by
+    # and the wait times out.  0.2 s can be too short for a loaded machine to connect and claim a seat; the
+    # pause is that step's deadline, so it is a generous one.
+    with LiveServer(f"sqlite:///{tmp_path / 'games.sqlite3'}", ai_delay=1.5) as server:
         asyncio.run(play(server, load(server, data, seats)))
