@@ -302,9 +302,9 @@ def test_keyboard_play_and_replay_viewer(server: Server, browser: Any) -> None:
 def test_replay_viewer_steps_through_a_finished_game(server: Server, browser: Any) -> None:
     game_id = server.post("/api/games", {"variant": "block", "seed": 6, "seats": [
         {"kind": "computer", "level": "greedy"}, {"kind": "computer", "level": "random"}]})["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a whole game of computers: about 17 s on a loaded 2-core machine
     while server.get(f"/api/games/{game_id}")["status"] != "finished":
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline, "the computers did not finish their game in 180 s"
         time.sleep(0.2)
     page = open_page(browser, f"{server.url}/replay/{game_id}")
     page.wait_for_selector("#replay-event >> text=leads")
