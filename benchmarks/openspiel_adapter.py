@@ -24,7 +24,8 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -113,43 +114,73 @@ def make_resampler(rng: random.Random) -> Any:
     return resample
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One decision of a hand (:meth:`Hand.turns`): who moved, the move on the mirror and as OpenSpiel's action, and
+    the seconds the choice took."""
+
+    player: int
+    move: Move
+    action: int
+    seconds: float
+    by_expert: bool
+
+
+class Hand:
+    """One ``python_block_dominoes`` hand of deal ``deal_seed``: the expert in ``expert_seat`` (choosing from its
+    view of a Boneyard ``block`` game that mirrors OpenSpiel's state) against ISMCTS with ``sims`` simulations."""
+
+    def __init__(self, deal_seed: int, expert_seat: int, expert_spec: str, sims: int, target: int = 1) -> None:
+        game = pyspiel.load_game("python_block_dominoes")
+        self.state = game.new_initial_state()
+        rng = random.Random(deal_seed)
+        deck = list(block_dominoes._DECK)
+        rng.shuffle(deck)
+        for pair in deck[:2 * HAND]:
+            self.state.apply_action(block_dominoes._DECK.index(pair))
+        hands = [[to_tile(p) for p in self.state.hands[seat]] for seat in (0, 1)]
+        self.mirror = Game(make_rules("block", 2, {"first_lead": "random_player_any_tile", "tie_rule": "no_score",
+                                                   "target": target}))
+        self.mirror.start_hand(HandSetup(hands, [to_tile(p) for p in deck[2 * HAND:]], leader=0))
+        self.expert_seat = expert_seat
+        self.expert = make_player(expert_spec, seed=deal_seed)
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed))
+        self.bot = ismcts.ISMCTSBot(game, evaluator, 2.0, sims, random_state=np.random.RandomState(deal_seed))
+        self.bot.set_resampler(make_resampler(random.Random(deal_seed + 1)))
+
+    def turns(self) -> Iterator[Turn]:
+        """Each decision in turn, yielded before it is applied (the mirror as the mover saw it), applied on resuming."""
+        state, mirror = self.state, self.mirror
+        while not state.is_terminal():
+            player = state.current_player()
+            while mirror.turn != player:  # OpenSpiel skipped a blocked player: he passes here
+                mirror.apply(Move.passing())
+            started = time.perf_counter()
+            if player == self.expert_seat:
+                move = self.expert.choose(SeatView(mirror, player))
+                assert move.tile is not None
+                action = action_index(player, move.tile, None if move.kind == Kind.LEAD else move.half)
+            else:
+                action = self.bot.step(state)
+                move = boneyard_move(mirror, block_dominoes._ACTIONS[action])
+            yield Turn(player, move, action, time.perf_counter() - started, player == self.expert_seat)
+            mirror.apply(move)
+            state.apply_action(action)
+
+    def result(self) -> float:
+        """The expert's return once the hand is over (positive: it won)."""
+        return float(self.state.returns()[self.expert_seat])
+
+
 def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
               clock: dict[str, list[float]] | None = None, target: int = 1) -> float:
     """One game; the expert's return (positive: it won).  ``clock`` collects the seconds each
     side took per decision ("expert", "ismcts")."""
     clock = clock if clock is not None else {"expert": [], "ismcts": []}
-    game = pyspiel.load_game("python_block_dominoes")
-    state = game.new_initial_state()
-    rng = random.Random(deal_seed)
-    deck = list(block_dominoes._DECK)
-    rng.shuffle(deck)
-    for pair in deck[:2 * HAND]:
-        state.apply_action(block_dominoes._DECK.index(pair))
-    hands = [[to_tile(p) for p in state.hands[seat]] for seat in (0, 1)]
-    mirror = Game(make_rules("block", 2, {"first_lead": "random_player_any_tile", "tie_rule": "no_score",
-                                            "target": target}))
-    mirror.start_hand(HandSetup(hands, [to_tile(p) for p in deck[2 * HAND:]], leader=0))
-    expert = make_player(expert_spec, seed=deal_seed)
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed))
-    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, sims, random_state=np.random.RandomState(deal_seed))
-    bot.set_resampler(make_resampler(random.Random(deal_seed + 1)))
-    while not state.is_terminal():
-        player = state.current_player()
-        while mirror.turn != player:  # OpenSpiel skipped a blocked player: he passes here
-            mirror.apply(Move.passing())
-        started = time.perf_counter()
-        if player == expert_seat:
-            move = expert.choose(SeatView(mirror, player))
-            assert move.tile is not None
-            action = action_index(player, move.tile, None if move.kind == Kind.LEAD else move.half)
-            clock["expert"].append(time.perf_counter() - started)
-        else:
-            action = bot.step(state)
-            clock["ismcts"].append(time.perf_counter() - started)
-            move = boneyard_move(mirror, block_dominoes._ACTIONS[action])
-        mirror.apply(move)
-        state.apply_action(action)
-    return float(state.returns()[expert_seat])
+    hand = Hand(deal_seed, expert_seat, expert_spec, sims, target)
+    for turn in hand.turns():
+        clock["expert" if turn.by_expert else "ismcts"].append(turn.seconds)
+    return hand.result()
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -31,22 +31,15 @@ import random
 import time
 from collections.abc import Sequence
 
-import numpy as np
-
-from benchmarks.openspiel_adapter import HAND, action_index, boneyard_move, make_resampler, to_tile
-from boneyard.moves import Kind, Move
-from boneyard.players.base import make_player
+from boneyard.moves import Move
 from boneyard.players.expert.inference import infer
 from boneyard.players.expert.sampling import fill_plan, sample_deal
 from boneyard.players.expert.search import Search
-from boneyard.rules.base import make_rules
-from boneyard.state import Game, HandSetup
+from boneyard.state import Game
 from boneyard.view import SeatView
 
 try:
-    import pyspiel
-    from open_spiel.python.algorithms import ismcts, mcts
-    from open_spiel.python.games import block_dominoes
+    from benchmarks.openspiel_adapter import Hand
 except ImportError as error:  # pragma: no cover - the bench extra
     raise SystemExit(f"{error}: pip install -e '.[bench]'") from None
 
@@ -66,12 +59,14 @@ def solved_values(game: Game, moves: Sequence[Move]) -> list[float] | None:
     return [by_move[str(move)] for move in moves]
 
 
-def drawn_hands(before: Game, after: Game, move: Move, watcher: int, count: int, rng: random.Random,
+def drawn_hands(before: Game, move: Move, watcher: int, count: int, rng: random.Random,
                 tally: list[tuple[float, float, float]]) -> None:
     """``count`` hands for the seat that made ``move`` in ``before``, drawn from what ``watcher`` saw once it was
-    made (``after``), the tile put back; each such position's (best, mean, chosen) goes into ``tally``."""
+    made, the tile put back; each such position's (best, mean, chosen) goes into ``tally``."""
     mover = before.turn
     assert move.tile is not None
+    after = copy.deepcopy(before)
+    after.apply(move)
     info = infer(SeatView(after, watcher))
     plan = fill_plan(info)
     unseen = before.hands[mover] + before.stock[before.stock_pos:]
@@ -91,45 +86,19 @@ def play(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
          tally: dict[str, list[tuple[float, float, float]]], alternatives: int = 0) -> None:
     """One hand; each side's decisions with a choice go into ``tally`` as (best, mean, chosen), and with
     ``alternatives`` ISMCTS's decisions again on hands drawn for it (``tally["drawn"]``, :func:`drawn_hands`)."""
-    game = pyspiel.load_game("python_block_dominoes")
-    state = game.new_initial_state()
+    hand = Hand(deal_seed, expert_seat, expert_spec, sims)
     rng = random.Random(deal_seed)
-    deck = list(block_dominoes._DECK)
-    rng.shuffle(deck)
-    for pair in deck[:2 * HAND]:
-        state.apply_action(block_dominoes._DECK.index(pair))
-    hands = [[to_tile(p) for p in state.hands[seat]] for seat in (0, 1)]
-    mirror = Game(make_rules("block", 2, {"first_lead": "random_player_any_tile", "tie_rule": "no_score",
-                                            "target": 1}))
-    mirror.start_hand(HandSetup(hands, [to_tile(p) for p in deck[2 * HAND:]], leader=0))
-    expert = make_player(expert_spec, seed=deal_seed)
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(deal_seed))
-    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, sims, random_state=np.random.RandomState(deal_seed))
-    bot.set_resampler(make_resampler(random.Random(deal_seed + 1)))
-    while not state.is_terminal():
-        player = state.current_player()
-        while mirror.turn != player:
-            mirror.apply(Move.passing())
-        legal = SeatView(mirror, player).legal_moves()
-        if player == expert_seat:
-            move = expert.choose(SeatView(mirror, player))
-            assert move.tile is not None
-            action = action_index(player, move.tile, None if move.kind == Kind.LEAD else move.half)
-        else:
-            action = bot.step(state)
-            move = boneyard_move(mirror, block_dominoes._ACTIONS[action])
-        measured = len(legal) > 1 and bool(mirror.layout.tiles)
-        before = copy.deepcopy(mirror) if measured and alternatives and player != expert_seat else None
-        if measured:
-            values = solved_values(mirror, legal)
-            if values is not None:
-                chosen = values[[str(m) for m in legal].index(str(move))]
-                tally["expert" if player == expert_seat else "ismcts"].append(
-                    (max(values), sum(values) / len(values), chosen))
-        mirror.apply(move)
-        state.apply_action(action)
-        if before is not None:
-            drawn_hands(before, mirror, move, expert_seat, alternatives, rng, tally["drawn"])
+    for turn in hand.turns():
+        mirror = hand.mirror
+        legal = SeatView(mirror, turn.player).legal_moves()
+        if len(legal) < 2 or not mirror.layout.tiles:
+            continue
+        values = solved_values(mirror, legal)
+        if values is not None:
+            chosen = values[[str(m) for m in legal].index(str(turn.move))]
+            tally["expert" if turn.by_expert else "ismcts"].append((max(values), sum(values) / len(values), chosen))
+        if alternatives and not turn.by_expert:
+            drawn_hands(mirror, turn.move, expert_seat, alternatives, rng, tally["drawn"])
 
 
 def main(argv: Sequence[str] | None = None) -> None:
