@@ -7,19 +7,16 @@ deal, answered with the reply worst for this seat.  A real opponent does not see
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from boneyard.chance import Chance
 from boneyard.errors import OptionError
 from boneyard.players.base import make_player
 from boneyard.players.expert import fastsearch
-from boneyard.players.expert.sampling import fill_plan, sample_deal
-from boneyard.players.expert.search import Search
 from boneyard.rules.base import make_rules
 from boneyard.state import Game
 from boneyard.view import SeatView
+from tests.test_expert_defuse import loaded_roots, two_move_search
 
 pytestmark = pytest.mark.skipif(fastsearch._solve is None, reason="the compiled solver is not built")
 
@@ -29,43 +26,29 @@ def test_the_blend_runs_from_the_worst_reply_to_the_mean_of_the_replies() -> Non
     reply), ``doubt=1`` is the mean over the legal replies, each worked out by hand here by applying the reply and
     solving, and values in between are the straight line between the two."""
     checked = spread = 0
-    for seed in range(5):
-        game = Game(make_rules("block", 2), chance=Chance(seed))
-        game.next_hand()
-        players = [make_player("heuristic", seed=seed + seat) for seat in range(2)]
-        while game.in_hand:
-            view = SeatView(game, game.turn)
-            search = Search(view, random.Random(seed))
-            root = search.fast
-            if root is not None and len(search.moves) > 1:
-                plan = fill_plan(search.info)
-                rng = random.Random(seed)
-                for _ in range(2):
-                    root.load(*sample_deal(search.info, rng, plan))
-                    indices = list(range(len(search.moves)))
-                    exact = root.evaluate_all(indices)
-                    worst = root.evaluate_doubting(indices, 0.0)
-                    mean = root.evaluate_doubting(indices, 1.0)
-                    third = root.evaluate_doubting(indices, 1 / 3)
-                    assert exact is not None and worst is not None and mean is not None and third is not None
-                    assert worst == pytest.approx(exact)
-                    for index in indices:
-                        replies = []
-                        root.game.apply(root.actions[index])
-                        if root.game.in_hand:
-                            for reply in root.game.legal_actions():
-                                root.game.apply(reply)
-                                replies.append(root._solved() if root.game.in_hand else root.value())
-                                root.game.undo()
-                        else:
-                            replies.append(root.value())
-                        root.game.undo()
-                        assert min(replies) == pytest.approx(worst[index])
-                        assert sum(replies) / len(replies) == pytest.approx(mean[index])
-                        assert third[index] == pytest.approx(worst[index] * 2 / 3 + mean[index] / 3)
-                        spread += mean[index] > worst[index] + 1e-9
-                        checked += 1
-            game.apply(players[game.turn].choose(view))
+    for _, root, indices in loaded_roots(range(5), 2):
+        exact = root.evaluate_all(indices)
+        worst = root.evaluate_doubting(indices, 0.0)
+        mean = root.evaluate_doubting(indices, 1.0)
+        third = root.evaluate_doubting(indices, 1 / 3)
+        assert exact is not None and worst is not None and mean is not None and third is not None
+        assert worst == pytest.approx(exact)
+        for index in indices:
+            replies = []
+            root.game.apply(root.actions[index])
+            if root.game.in_hand:
+                for reply in root.game.legal_actions():
+                    root.game.apply(reply)
+                    replies.append(root._solved() if root.game.in_hand else root.value())
+                    root.game.undo()
+            else:
+                replies.append(root.value())
+            root.game.undo()
+            assert min(replies) == pytest.approx(worst[index])
+            assert sum(replies) / len(replies) == pytest.approx(mean[index])
+            assert third[index] == pytest.approx(worst[index] * 2 / 3 + mean[index] / 3)
+            spread += mean[index] > worst[index] + 1e-9
+            checked += 1
     assert checked > 50
     assert spread > 10, "some replies differ in value, so the blend is not the worst reply again"
 
@@ -95,22 +78,7 @@ def test_a_move_only_a_seeing_reply_refutes_is_played_when_the_reply_is_doubted(
     """Move 0 is worth -2 against the reply that sees the hand and 10 against the other two; move 1 is worth 1.
     Against a seeing opponent (``doubt=0``) move 1 is played (1 against -2); with ``doubt=0.5`` move 0 is worth
     0.5 * -2 + 0.5 * 18 / 3 = 2, and is played."""
-    game = Game(make_rules("block", 2), chance=Chance(3))
-    game.next_hand()
-    view = SeatView(game, game.turn)
-    while len(view.legal_moves()) < 2:
-        game.apply(view.legal_moves()[0])
-        view = SeatView(game, game.turn)
-    search = Search(view, random.Random(0), doubt=doubt, race=False)
-    assert search.fast is not None and len(search.moves) >= 2
-    monkeypatch.setattr(search, "fast", _Doubting())
-    monkeypatch.setattr(search, "sample", lambda: ([[]], []))
-    search.moves = search.moves[:2]
-    search.active = [0, 1]
-    search.totals, search.counts = [0.0, 0.0], [0, 0]
-    search.pair_sums = [[0.0, 0.0], [0.0, 0.0]]
-    search.pair_squares = [[0.0, 0.0], [0.0, 0.0]]
-    search.diff_sums, search.diff_squares = [0.0, 0.0], [0.0, 0.0]
+    search = two_move_search(monkeypatch, _Doubting(), doubt=doubt)
     for _ in range(10):
         search.add_sample()
     assert search.best() == search.moves[chosen]
