@@ -8,7 +8,8 @@ from math import comb
 import pytest
 
 import boneyard
-from boneyard.players.expert.equity import Equity, game_equity, hand_points
+from boneyard.fast import FastGame
+from boneyard.players.expert.equity import Equity, HandPoints, game_equity, hand_points
 from boneyard.players.expert.objective import WIN_VALUE, Objective
 from boneyard.players.expert.search import ExpertPlayer, Search
 from boneyard.rules.base import make_rules
@@ -50,6 +51,49 @@ def test_bergen_s_table_is_symmetric_and_rewards_being_closer() -> None:
                 assert equity.win(mine - 1, theirs) >= equity.win(mine, theirs)
     assert equity.win(15, 15) == pytest.approx(0.5)
     assert equity.win(1, 15) > 0.95
+
+
+def test_near_the_target_a_header_is_worth_what_the_approach_cap_leaves() -> None:
+    """Hands in which one player or the other makes one double header and nothing else: 2 points apiece far from
+    the target, but 1 from 13 or 14 (BRG-8), so two players who each need 1 or 2 run a one-point coin race."""
+    hands = [HandPoints(((2,), ()), (0, 0))]
+    capped = Equity.counted(15, hands, FastGame(make_rules("bergen", 2), deal=False).adjusted_points)
+    plain = Equity.counted(15, hands)
+    for mine, theirs in ((1, 2), (2, 1), (2, 2), (1, 1)):
+        assert capped.win(mine, theirs) == pytest.approx(coin_race(mine, theirs))
+    assert plain.win(1, 2) == pytest.approx(0.5)  # uncapped, the header takes either player home
+    assert capped.win(1, 2) == pytest.approx(0.75)
+    # a triple header from 12 (need 3) brings 2, so it takes a second header to win
+    triples = [HandPoints(((3,), ()), (0, 0))]
+    assert Equity.counted(15, triples).win(3, 1) == pytest.approx(0.5)
+    capped_triples = Equity.counted(15, triples, FastGame(make_rules("bergen", 2), deal=False).adjusted_points)
+    assert capped_triples.win(3, 1) == pytest.approx(0.25)
+    uncapped = FastGame(make_rules("bergen", 2, {"approach_cap": False}), deal=False).adjusted_points
+    assert Equity.counted(15, hands, uncapped).win(1, 2) == pytest.approx(0.5)
+
+
+def test_the_engine_adjusts_a_play_s_points_to_the_score_as_the_rules_do() -> None:
+    bergen = FastGame(make_rules("bergen", 2), deal=False)
+    assert [bergen.adjusted_points(3, score) for score in (11, 12, 13, 14, 15)] == [3, 2, 1, 1, 1]
+    assert [bergen.adjusted_points(2, score) for score in (12, 13)] == [2, 1]
+    assert FastGame(make_rules("bergen", 2, {"target": 10}), deal=False).adjusted_points(3, 8) == 1
+    assert FastGame(make_rules("bergen", 2, {"approach_cap": False}), deal=False).adjusted_points(3, 14) == 3
+    assert FastGame(make_rules("all-fives", 2), deal=False).adjusted_points(10, 245) == 10
+
+
+def test_bergen_s_counted_hands_are_the_plays_before_the_cap_and_the_winner_s_bonus() -> None:
+    rules = make_rules("bergen", 2)
+    hands = hand_points(rules, 300)
+    assert all(sorted(hand.end) in ([0, 0], [0, 2]) for hand in hands)  # a bonus of 2 to the winner, if any
+    assert all(points in (2, 3) for hand in hands for plays in hand.plays for points in plays)  # headers
+    # the table the expert uses applies the cap: needing 2, a player is further from winning than without it
+    table = game_equity(SeatView(boneyard.new_game("bergen", 2, seed=1), 0))
+    assert table is not None
+    plain = Equity.counted(15, hand_points(rules))
+    assert table.win(2, 5) < plain.win(2, 5) - 0.05
+    assert table.win(9, 9) == pytest.approx(0.5)
+    uncapped = game_equity(SeatView(boneyard.new_game("bergen", 2, seed=1, options={"approach_cap": False}), 0))
+    assert uncapped is not None and uncapped.win(2, 5) == pytest.approx(plain.win(2, 5))
 
 
 def test_the_table_is_counted_from_a_fixed_seed() -> None:

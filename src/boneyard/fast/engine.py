@@ -718,6 +718,11 @@ class FastGame:
         return sum(play_scores(v0, k0, v1, k1, self.t.halves[tile], self._dice[0], self._dice[1],
                                self.rules.options))
 
+    def adjusted_points(self, points: int, score: int) -> int:
+        """What a play's ``points`` add to a score of ``score`` under the variant's rules that depend on the
+        score (Bergen's approach cap, Flower & Scorpion's floor); elsewhere the points as they are."""
+        return self._adjusted(points, score) if self._mode in (BERGEN, FLOWER) else points
+
     def _adjusted(self, points: int, score: int) -> int:
         """A play's ``points`` as they change a score of ``score``: Bergen's approach cap (BRG-8),
         Flower & Scorpion's floor (FS-9 j)."""
