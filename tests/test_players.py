@@ -243,6 +243,34 @@ def test_a_called_block_lead_shows_the_higher_doubles_are_in_the_boneyard() -> N
     assert six in infer(SeatView(game, 1)).possible(0)
 
 
+def test_double_bergen_s_set_up_shows_who_held_no_double() -> None:
+    # three players, seat 0 the designated leader: he holds no double, so the duty passes to seat 1, who sets
+    # 5-5 (his choice of two). Seat 2 learns that seat 0 was dealt no double, and nothing of seat 1's others.
+    rules = make_rules("double-bergen", 3)
+    deal = [tiles("6-5 6-4 6-3 5-4 5-3 4-3"), tiles("2-2 5-5 2-1 6-0 1-0 3-2"), tiles("6-6 4-4 3-1 4-1 5-1 2-0")]
+    used = {t for hand in deal for t in hand}
+    game = Game(rules)
+    game.start_hand(HandSetup(deal, [t for t in rules.tile_set() if t not in used], leader=0))
+    assert game.turn == 1 and SeatView(game, 2).hand_leader == 0
+    game.apply(Move.parse("5-5"))
+    doubles = set(tiles("0-0 1-1 2-2 3-3"))
+    view = SeatView(game, 2)
+    assert not infer(view).possible(0) & doubles
+    assert doubles <= infer(view).possible(1)  # the setter's choice among his doubles says nothing
+    assert doubles <= infer(SeatView(game, 0)).possible(2)  # seat 2 comes after the setter: nothing known
+    # nobody dealt a double: seat 0 draws 4-1, seat 1 draws 5-5 and sets it; seat 0 held none, nor drew one
+    deal = [tiles("6-5 6-4 6-3 5-4 5-3 4-3"), tiles("2-1 6-0 1-0 3-2 6-1 5-2")]
+    used = {t for hand in deal for t in hand} | set(tiles("4-1 5-5"))
+    game = Game(make_rules("double-bergen", 2))
+    game.start_hand(HandSetup(deal, [*tiles("4-1 5-5"), *(t for t in game.rules.tile_set() if t not in used)],
+                              leader=0))
+    assert game.turn == 1 and len(game.hands[0]) == 7
+    game.apply(Move.parse("5-5"))
+    info = infer(SeatView(game, 1))
+    assert set(game.hands[0]) <= info.possible(0)
+    assert not info.possible(0) & set(tiles("0-0 1-1 2-2 3-3 4-4 6-6"))
+
+
 def test_draws_then_a_play_keep_what_the_draws_showed() -> None:
     # Draw, seat 1 cannot follow the 6s, draws until it can: the tiles it held before stay free of 6s.
     game = boneyard.new_game("draw", 2, seed=0)

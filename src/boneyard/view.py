@@ -105,6 +105,14 @@ class TableView:
         return previous.leader, copy.deepcopy(previous.result)  # a copy: the view never hands out the game's own
 
     @property
+    def hand_leader(self) -> int | None:
+        """The current hand's leader as the rules named it when it opened (in Double Bergen the designated leader,
+        who must set a double or see the duty pass to his left); ``None`` before the first hand.  Public: the
+        table sees who is called to lead."""
+        log = self._game.log
+        return log[-1].leader if log else None
+
+    @property
     def target(self) -> int | None:
         value = getattr(self._game.rules, "target", None)
         return value if isinstance(value, int) else None

@@ -149,9 +149,9 @@ class Rules:
     def lead_caller(self, game: Game) -> LeadCaller | None:
         """Where the lead of ``game``'s current hand is called from the tiles dealt (not picked by chance, rotation
         or the previous hand): the rule :meth:`open_hand` calls it by, from a deal to the seat and the tile that lead
-        (``None`` for a deal the rules would redeal).  ``None`` where the lead is not called so.  The expert's
-        inference asks it which tiles the others cannot have been dealt (a lowest double led: nobody held a lower
-        one)."""
+        (``None`` for a deal the rules would redeal); where the rules leave the leader a choice among his tiles,
+        the first of them in the deal's order.  ``None`` where the lead is not called so.  The expert's inference
+        asks it which tiles the others cannot have been dealt (a lowest double led: nobody held a lower one)."""
         return None
 
     @staticmethod

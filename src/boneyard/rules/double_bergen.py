@@ -18,6 +18,7 @@ from typing import Literal
 from boneyard.layout import Layout, Placed, Role
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import (
+    LeadCaller,
     Rules,
     SetupError,
     draw_in_turn,
@@ -150,6 +151,20 @@ class DoubleBergen(Rules):
             assert tile is not None
             return designated, seat, frozenset({tile})
         raise SetupError("nobody holds a double and the boneyard has none left to draw: no double can be set")
+
+    def lead_caller(self, game: Game) -> LeadCaller | None:
+        """Who sets the double, from the deal (DBG-4): the designated leader (``game``'s current hand's recorded
+        leader), or the first seat to his left holding a double.  The setter's choice among his doubles is free,
+        so the call names the first of them in the deal's order: a deal listed with the double really set first
+        is read as agreeing with it.  Where nobody held a double the setter drew it; the seats that drew before
+        him kept only other tiles, as the call says of them too."""
+        designated = game.log[-1].leader
+
+        def caller(deal: Sequence[Sequence[Tile]]) -> tuple[int, Tile] | None:
+            seat = double_setter(designated, [any(tile.is_double for tile in tiles) for tiles in deal])
+            return None if seat is None else (seat, doubles_held(deal[seat])[0])
+
+        return caller
 
     # ------------------------------------------------------------ play (DBG-5, DBG-7)
     def double_role(self, game: Game, tile: Tile, is_lead: bool) -> Role:

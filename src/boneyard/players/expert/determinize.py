@@ -76,6 +76,8 @@ def replay_public(view: SeatView, observe: Observer | None = None) -> Game:
     if previous is not None:
         game.log[-2].leader, game.log[-2].result = previous
     game.log[-1].start_scores = list(game.scores)
+    if view.hand_leader is not None:
+        game.log[-1].leader = view.hand_leader  # (Double Bergen's designated leader: the set-up reads from it)
     game.hands = [[UNKNOWN] * size for size in sizes]
     game.stock = [UNKNOWN] * (view.stock_count + draws)
     game.layout = rules.new_layout()
