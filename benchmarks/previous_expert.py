@@ -111,7 +111,7 @@ def build_compiled(src: Path) -> None:
         command.build_temp = build  # type: ignore[attr-defined]
         try:
             dist.run_command("build_ext")
-        except Exception as error:  # noqa: BLE001 - the benchmark still runs, in pure Python, and says so
+        except Exception as error:  # the benchmark still runs, in pure Python, and says so
             print(f"previous_expert: the commit's C parts did not build ({error}); its expert runs in pure Python",
                   file=sys.stderr)
 
