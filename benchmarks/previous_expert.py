@@ -6,7 +6,9 @@ package into a temporary folder, and a child process started with that folder on
 (RECORD.md) and the seat; the child replays the record with its own engine, builds that seat's
 :class:`~boneyard.view.SeatView` and answers its expert's move in move notation.  The child sees
 the whole record, but its expert — like today's — decides from the seat's view alone (that is
-what ``tests/test_fairness.py`` proves of the expert at that commit too).
+what ``tests/test_fairness.py`` proves of the expert at that commit too).  A commit with the compiled kernel and
+solver (``boneyard/fast/*.c``) has them built in the unpacked folder (:func:`build_compiled`), so that its expert
+plays at the speed it was written for.
 
 The match is played on today's reference ``Game``: duplicate deals, each deal once with today's
 expert in every seat rotation (two players: each deal from both seats), the same time budget for
