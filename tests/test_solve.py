@@ -76,3 +76,71 @@ def test_solver_values_equal_the_python_search(variant: str, options: dict[str, 
     seeds = 4 if variant == "block" else 24  # Draw's hands close (the stock drawn out) less often
     compared = sum(compare(variant, options, seed, deals=3) for seed in range(seeds))
     assert compared >= 20  # the positions reached the exact search
+
+
+def mixed_value(root: fastsearch.FastRoot, deep: float, own: float, memo: dict[tuple[object, ...], float]) -> float:
+    """The mixed value (:attr:`.FastRoot.mix`) of the root's position, worked out by brute force on the fast
+    engine: a seat with several distinct plays is worth ``(1 - w)`` times its best (for the root's side the
+    highest, else the lowest) plus ``w`` times their mean (``w``: ``own`` for the root's side, ``deep`` for the
+    other seat); a forced move or pass is worth its one child."""
+    game = root.game
+    if not game.in_hand:
+        return root.value()
+    key = (tuple(game.hands), tuple(sorted(game.value[:2])), game.turn, game.passes, game.drawn)
+    if key in memo:
+        return memo[key]
+    children: dict[tuple[object, ...], float] = {}
+    for action in game.legal_actions():
+        game.apply(action)
+        try:
+            # a tile laid on either of two equal ends makes one position: counted once
+            children.setdefault((tuple(game.hands), tuple(sorted(game.value[:2])), game.turn),
+                                mixed_value(root, deep, own, memo))
+        finally:
+            game.undo()
+    values = list(children.values())
+    ours = game.turn in root.side
+    best = max(values) if ours else min(values)
+    share = own if ours else deep
+    memo[key] = value = (1 - share) * best + share * sum(values) / len(values)
+    return value
+
+
+@pytest.mark.parametrize(("deep", "own"), [(0.75, 0.0), (0.5, 0.5), (1.0, 0.25)])
+def test_mixed_values_equal_a_brute_force(deep: float, own: float) -> None:
+    """The solver's mixed choices (``deep``, ``own``) give, for every root move of real decisions' sampled deals
+    (two-player Block from six tiles a hand down), the brute-force value of :func:`mixed_value`; and they differ
+    from the plain search's values somewhere, so the option does something."""
+    compared = differ = 0
+    for seed in range(6):
+        game = Game(make_rules("block", 2, {"tie_rule": "no_score", "target": 1}), chance=Chance(seed))
+        game.next_hand()
+        players = [make_player("heuristic", seed=seed + seat) for seat in range(2)]
+        while game.in_hand:
+            view = SeatView(game, game.turn)
+            search = Search(view, random.Random(seed), deep=deep, own=own)
+            root = search.fast
+            if root is not None and len(search.moves) > 1 and len(view.hand) <= 6:
+                assert root.mix == (deep, own)
+                plan = fill_plan(search.info)
+                rng = random.Random(seed)
+                for _ in range(2):
+                    root.load(*sample_deal(search.info, rng, plan))
+                    mixed = root.evaluate_all(range(len(search.moves)))
+                    assert mixed is not None
+                    root.mix = (0.0, 0.0)
+                    plain = root.evaluate_all(range(len(search.moves)))
+                    root.mix = (deep, own)
+                    memo: dict[tuple[object, ...], float] = {}
+                    for index, value in enumerate(mixed):
+                        root.game.apply(root.actions[index])
+                        try:
+                            assert value == pytest.approx(mixed_value(root, deep, own, memo), abs=1e-9)
+                        finally:
+                            root.game.undo()
+                    compared += len(mixed)
+                    assert plain is not None
+                    differ += mixed != plain
+            game.apply(players[game.turn].choose(view))
+    assert compared >= 40
+    assert differ > 0

@@ -56,6 +56,10 @@ typedef struct {
     long long nodes, limit;
     uint32_t owner;           /* the transposition table's tag of this caller's entries */
     int aborted;              /* the node limit was passed, or the callback raised */
+    /* mixed replies: a minimising node is worth (1 - doubt) * its lowest child + doubt * its children's mean, a
+     * maximising one below the root (1 - own) * its highest + own * the mean; both 0: plain alpha-beta */
+    double doubt, own;
+    int mixed;
 } Ctx;
 
 static Entry *tt = NULL;
@@ -93,6 +97,7 @@ static double leaf_value(Ctx *c, const Pos *p, int end, int seat) {
 }
 
 static double search(Ctx *c, Pos *p, double alpha, double beta);
+static double search_mixed(Ctx *c, Pos *p);
 
 /* The value of placing tile t on end ``arm`` (-1: leading it, the ends then its two halves). */
 static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double beta) {
@@ -105,7 +110,7 @@ static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double be
     q.passes = q.drawn = 0;
     if (!q.hands[seat]) return leaf_value(c, &q, 0, seat);
     q.turn = seat ^ 1;
-    return search(c, &q, alpha, beta);
+    return c->mixed ? search_mixed(c, &q) : search(c, &q, alpha, beta);
 }
 
 static double search(Ctx *c, Pos *p, double alpha, double beta) {
@@ -166,6 +171,52 @@ done:
     return best;
 }
 
+/* The value of a position where the players' choices are mixed (Ctx.doubt, Ctx.own): every child is valued
+ * exactly (no cut-off), and the table holds exact values. */
+static double search_mixed(Ctx *c, Pos *p) {
+    if (++c->nodes > c->limit) { c->aborted = 1; return 0.0; }
+    int lo = p->ends[0] < p->ends[1] ? p->ends[0] : p->ends[1];
+    int hi = p->ends[0] ^ p->ends[1] ^ lo;
+    uint32_t small = (uint32_t)lo | ((uint32_t)hi << 4) | ((uint32_t)p->turn << 8) | ((uint32_t)p->passes << 9)
+                     | ((uint32_t)p->drawn << 11);
+    Entry *e = &tt[mix(p->hands[0] ^ mix(p->hands[1] ^ ((uint64_t)small << 56))) & (TT_SIZE - 1)];
+    if (e->gen == c->owner && e->hand0 == p->hands[0] && e->hand1 == p->hands[1] && e->small == small)
+        return e->lower;
+    int seat = p->turn, maximise = (c->side >> seat) & 1;
+    uint64_t hand = p->hands[seat];
+    int a = p->ends[0], b = p->ends[1];
+    double best = maximise ? -INFINITY : INFINITY, sum = 0.0;
+    int moved = 0;
+    for (int i = 0; i < c->ntiles && !c->aborted; i++) {
+        int t = c->order[i];
+        if (!((hand >> t) & 1)) continue;
+        for (int arm = 0; arm < 2; arm++) {
+            int v = p->ends[arm];
+            if (c->high[t] != v && c->low[t] != v) continue;
+            if (arm == 1 && a == b) continue;
+            double score = play(c, p, t, arm, -INFINITY, INFINITY);
+            if (c->aborted) return 0.0;
+            moved++;
+            sum += score;
+            if (maximise ? score > best : score < best) best = score;
+        }
+    }
+    if (!moved) {
+        Pos q = *p;
+        q.passes = q.drawn ? 0 : q.passes + 1;
+        q.drawn = 0;
+        if (q.passes >= 2) best = leaf_value(c, &q, 1, -1);
+        else { q.turn = seat ^ 1; best = search_mixed(c, &q); }
+        if (c->aborted) return 0.0;
+    } else {
+        double w = maximise ? c->own : c->doubt;
+        best = (1.0 - w) * best + w * sum / moved;
+    }
+    e->gen = c->owner; e->hand0 = p->hands[0]; e->hand1 = p->hands[1]; e->small = small;
+    e->lower = e->upper = best;
+    return best;
+}
+
 /* ---------------------------------------------------------------- Python glue */
 
 /* solve(owner, top, rank, side, hands, ends, turn, passes, drawn, roots, table, span, leaf, limit)
@@ -177,15 +228,22 @@ done:
  * ``2 * tile + end`` (end 0 or 1), or ``-1 - tile`` for leading the tile, or None for the value of the
  * position itself; table: a writable buffer of doubles (NaN: not yet known) of 4 * span * span entries;
  * leaf: callback(end 0 domino / 1 blocked, seat or lighter seat, pips0, pips1); limit: nodes at most over
- * all roots.  Values: a list, one per root (a float without roots); None when the limit was passed. */
+ * all roots; doubt, own (optional, 0 to 1, default 0): the mixed choices of search_mixed (Ctx.doubt, Ctx.own).
+ * Values: a list, one per root (a float without roots); None when the limit was passed. */
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
     int top, side, turn, passes, drawn, span;
     unsigned int owner;
     long long limit;
+    double doubt = 0.0, own = 0.0;
     PyObject *rank_obj, *hands_obj, *ends_obj, *roots_obj, *table_obj, *leaf;
-    if (!PyArg_ParseTuple(args, "IiOiOOiiiOOiOL", &owner, &top, &rank_obj, &side, &hands_obj, &ends_obj, &turn,
-                          &passes, &drawn, &roots_obj, &table_obj, &span, &leaf, &limit)) return NULL;
+    if (!PyArg_ParseTuple(args, "IiOiOOiiiOOiOL|dd", &owner, &top, &rank_obj, &side, &hands_obj, &ends_obj,
+                          &turn, &passes, &drawn, &roots_obj, &table_obj, &span, &leaf, &limit, &doubt, &own))
+        return NULL;
+    if (!(doubt >= 0.0 && doubt <= 1.0 && own >= 0.0 && own <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "solve: doubt and own are numbers from 0 to 1");
+        return NULL;
+    }
     if (owner == 0 || top < 0 || top > 9 || turn < 0 || turn > 1 || span < 1 || passes < 0 || passes > 1) {
         PyErr_SetString(PyExc_ValueError, "solve: two players on a set up to double-nine");
         return NULL;
@@ -200,6 +258,9 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     c.leaf = leaf;
     c.limit = limit;
     c.owner = owner;
+    c.doubt = doubt;
+    c.own = own;
+    c.mixed = doubt > 0.0 || own > 0.0;
     for (int hi = 0, t = 0; hi <= top; hi++)
         for (int lo = 0; lo <= hi; lo++, t++) {
             c.high[t] = hi; c.low[t] = lo; c.pips[t] = hi + lo;
@@ -255,7 +316,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     c.table = (double *)view.buf;
     c.table_len = view.len / (Py_ssize_t)sizeof(double);
     double values[MAXTILES * 2];
-    if (nroots < 0) values[0] = search(&c, &p, -INFINITY, INFINITY);
+    if (nroots < 0) values[0] = c.mixed ? search_mixed(&c, &p) : search(&c, &p, -INFINITY, INFINITY);
     for (int i = 0; i < nroots && !c.aborted; i++) {
         int t = roots[i] < 0 ? -1 - roots[i] : roots[i] / 2, end = roots[i] < 0 ? -1 : roots[i] % 2;
         values[i] = play(&c, &p, t, end, -INFINITY, INFINITY);

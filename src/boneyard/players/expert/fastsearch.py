@@ -126,6 +126,7 @@ class FastRoot:
         #: the playout policy: a placement's points less the most the next seat can score right after it (where
         #: plays do not score: a placement that leaves the next seat none first; every seat plays so; not PIP)
         self.defend = False
+        self._mix = (0.0, 0.0)
         self._tt: dict[tuple[int, ...], tuple[float, float]] = {}
         rules = game.rules
         self._no_draw = rules.draw_mode == "none"
@@ -162,6 +163,20 @@ class FastRoot:
         self._ranks = {first: [(int(first and double) << 10) + weight
                                for double, weight in zip(doubles, self._weights, strict=True)]
                        for first in (False, True)}
+
+    @property
+    def mix(self) -> tuple[float, float]:
+        """The compiled solver's mixed choices ``(deep, own)`` (:class:`.Search`): below the root, a choice of the
+        other seat is worth ``(1 - deep)`` times its worst child plus ``deep`` times their mean, a later choice of
+        this seat's side ``(1 - own)`` times its best plus ``own`` times the mean; ``(0, 0)`` (the default): both
+        play the deal's best, as each sampled deal were known to both."""
+        return self._mix
+
+    @mix.setter
+    def mix(self, shares: tuple[float, float]) -> None:
+        if shares != self._mix:
+            self._mix = shares
+            self._owner = next(_OWNERS) % 0xFFFFFFFF + 1  # the table's values under other shares are not these
 
     @classmethod
     def build(cls, view: SeatView, moves: Sequence[Move], side: Sequence[int],
@@ -267,7 +282,7 @@ class FastRoot:
                 self._rank[index] = place
         values, nodes = _solve.solve(self._owner, game.t.top, self._rank, self._side_mask, game.hands,
                                      (game.value[0], game.value[1]), game.turn, game.passes, game.drawn, roots,
-                                     self._leaves, self._span, self._leaf, SOLVE_NODES)
+                                     self._leaves, self._span, self._leaf, SOLVE_NODES, *self._mix)
         self.nodes += nodes
         return values  # type: ignore[no-any-return]
 

@@ -154,7 +154,8 @@ class Search:
 
     def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
                  race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True,
-                 defuse: bool = False, equity: bool = True, doubt: float = 0.0) -> None:
+                 defuse: bool = False, equity: bool = True, doubt: float = 0.0, deep: float = 0.0,
+                 own: float = 0.0) -> None:
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
@@ -205,6 +206,7 @@ class Search:
         if self.fast is not None:
             self.fast.doubles_first = doubles_first
             self.fast.defend = defend
+            self.fast.mix = (deep, own)
 
     def run(self, seconds: float, samples: int | None, extra: float = 0.0) -> Move:
         """Search until ``seconds`` have passed (every move tried at least once), or exactly ``samples`` deals.
@@ -436,7 +438,7 @@ class ExpertPlayer:
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
                  race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 1,
-                 defuse: int = 0, equity: int = 1, doubt: float = 0.0) -> None:
+                 defuse: int = 0, equity: int = 1, doubt: float = 0.0, deep: float = 0.0, own: float = 0.0) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
@@ -461,6 +463,10 @@ class ExpertPlayer:
         if doubt and defuse:
             raise OptionError("expert: doubt and defuse=1 do not go together (each values the reply its own way)")
         self.doubt = float(doubt)
+        for name, share in (("deep", deep), ("own", own)):
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+                raise OptionError(f"expert: {name}={share!r} is not a number from 0 to 1")
+        self.deep, self.own = float(deep), float(own)
         if equity not in (0, 1) or isinstance(equity, bool):
             raise OptionError(f"expert: equity={equity!r} is not 0 or 1")
         self.equity = bool(equity)
@@ -492,7 +498,8 @@ class ExpertPlayer:
     def search(self, view: SeatView, rng: random.Random) -> Search:
         """This decision's search, with this player's options."""
         return Search(view, rng, race=self.race, doubles_first=self.doubles_first, read=self.read,
-                      defend=self.defend, defuse=self.defuse, equity=self.equity, doubt=self.doubt)
+                      defend=self.defend, defuse=self.defuse, equity=self.equity, doubt=self.doubt,
+                      deep=self.deep, own=self.own)
 
     def _settle(self, started: float) -> None:
         """Bank what this decision left of its budget (or take what it spent beyond it)."""
