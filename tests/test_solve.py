@@ -144,3 +144,27 @@ def test_mixed_values_equal_a_brute_force(deep: float, own: float) -> None:
             game.apply(players[game.turn].choose(view))
     assert compared >= 40
     assert differ > 0
+
+
+def test_the_mixed_shares_are_checked_and_play_a_whole_game() -> None:
+    from boneyard.errors import OptionError
+
+    for name in ("deep", "own"):
+        for bad in ("-0.1", "1.5", "x"):
+            with pytest.raises(OptionError, match=name):
+                make_player(f"expert:{name}={bad}")
+    game = Game(make_rules("block", 2, {"target": 30}), chance=Chance(12))
+    players = [make_player("expert:samples=8,deep=0.75,own=0.5", seed=1), make_player("heuristic", seed=2)]
+    moves = 0
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        view = SeatView(game, game.turn)
+        move = players[game.turn].choose(view)
+        assert move in view.legal_moves()
+        game.apply(move)
+        moves += 1
+    last = players[0].last  # type: ignore[attr-defined]
+    assert last is not None and last.fast is not None and last.fast.mix == (0.75, 0.5)
+    assert game.winner in (0, 1) and moves > 10

@@ -1,0 +1,86 @@
+"""Compare or pool the game-by-game logs of ``benchmarks.openspiel_adapter --progress``.
+
+ISMCTS is seeded by the deal (its rollouts and its resampler), so two runs on the same ``--seed`` play the
+same games wherever the expert makes the same moves: only the games where a change altered a move can
+change outcome.  Comparing two runs game by game (which games changed outcome, and for whom) then
+measures a change far more sharply than the two totals, whose difference carries the deals' luck twice.
+
+    python -m benchmarks.paired BASE.txt OTHER.txt [OTHER.txt ...]   # each against the first, game by game
+    python -m benchmarks.paired --pool LOG.txt [LOG.txt ...]          # the runs' games counted together
+
+A log is the adapter's output with ``--progress``: one line ``deal D expert seat S: +R  (so far ...)`` per
+game (positive R: the expert won).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from boneyard.sim.simulate import wilson
+
+_LINE = re.compile(r"deal (\d+) expert seat (\d): ([+-]?\d+)")
+
+
+def outcomes(path: Path) -> dict[tuple[int, int], int]:
+    """Per game (deal, the expert's seat) of a log: 1 won, -1 lost, 0 tied."""
+    found: dict[tuple[int, int], int] = {}
+    for line in path.read_text().splitlines():
+        match = _LINE.match(line)
+        if match:
+            result = int(match[3])
+            found[(int(match[1]), int(match[2]))] = (result > 0) - (result < 0)
+    if not found:
+        raise SystemExit(f"{path}: no game lines (run the adapter with --progress)")
+    return found
+
+
+def tally(games: dict[tuple[int, int], int]) -> tuple[int, int, int]:
+    """Won, lost, tied."""
+    values = list(games.values())
+    return values.count(1), values.count(-1), values.count(0)
+
+
+def rate(won: int, lost: int) -> str:
+    """The share of decided games won, with its 95% interval."""
+    if not won + lost:
+        return "—"
+    low, high = wilson(won, won + lost)
+    return f"{won / (won + lost):.1%} ({low:.1%} – {high:.1%})"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.paired")
+    parser.add_argument("logs", nargs="+", type=Path)
+    parser.add_argument("--pool", action="store_true", help="count every log's games together")
+    args = parser.parse_args(argv)
+    runs = [(path, outcomes(path)) for path in args.logs]
+    if args.pool:
+        print("| log | won | lost | tied | of decided games |")
+        print("|---|---|---|---|---|")
+        totals = [0, 0, 0]
+        for path, games in runs:
+            counts = tally(games)
+            totals = [total + count for total, count in zip(totals, counts, strict=True)]
+            print(f"| {path.name} | {counts[0]} | {counts[1]} | {counts[2]} | {rate(counts[0], counts[1])} |")
+        print(f"| **all** | **{totals[0]}** | **{totals[1]}** | **{totals[2]}** | **{rate(totals[0], totals[1])}** |")
+        return
+    if len(runs) < 2:
+        parser.error("give a base log and at least one to compare with it (or --pool)")
+    base_path, base = runs[0]
+    print(f"against {base_path.name}: {'–'.join(map(str, tally(base)))}, {rate(*tally(base)[:2])}")
+    print("| log | won–lost–tied | of decided games | games in both | outcome changed | better | worse |")
+    print("|---|---|---|---|---|---|---|")
+    for path, games in runs[1:]:
+        shared = sorted(set(base) & set(games))
+        better = sum(games[key] > base[key] for key in shared)
+        worse = sum(games[key] < base[key] for key in shared)
+        won, lost, tied = tally(games)
+        print(f"| {path.name} | {won}–{lost}–{tied} | {rate(won, lost)} | {len(shared)} | {better + worse} | "
+              f"{better} | {worse} |")
+
+
+if __name__ == "__main__":
+    main()
