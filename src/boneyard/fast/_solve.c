@@ -99,6 +99,29 @@ static double leaf_value(Ctx *c, const Pos *p, int end, int seat) {
 static double search(Ctx *c, Pos *p, double alpha, double beta);
 static double search_mixed(Ctx *c, Pos *p);
 
+/* A position's key beside the hands: the lower and higher end, turn, passes, drawn. */
+static inline uint32_t small_key(const Pos *p) {
+    int lo = p->ends[0] < p->ends[1] ? p->ends[0] : p->ends[1];
+    int hi = p->ends[0] ^ p->ends[1] ^ lo;
+    return (uint32_t)lo | ((uint32_t)hi << 4) | ((uint32_t)p->turn << 8) | ((uint32_t)p->passes << 9)
+           | ((uint32_t)p->drawn << 11);
+}
+
+/* The table entry a position maps to. */
+static inline Entry *slot(const Pos *p, uint32_t small) {
+    return &tt[mix(p->hands[0] ^ mix(p->hands[1] ^ ((uint64_t)small << 56))) & (TT_SIZE - 1)];
+}
+
+/* The value of passing (no tile fits): two passes in a row block the hand, else the other seat moves. */
+static double pass(Ctx *c, const Pos *p, double alpha, double beta) {
+    Pos q = *p;
+    q.passes = q.drawn ? 0 : q.passes + 1;
+    q.drawn = 0;
+    if (q.passes >= 2) return leaf_value(c, &q, 1, -1);
+    q.turn = p->turn ^ 1;
+    return c->mixed ? search_mixed(c, &q) : search(c, &q, alpha, beta);
+}
+
 /* The value of placing tile t on end ``arm`` (-1: leading it, the ends then its two halves). */
 static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double beta) {
     int seat = p->turn;
@@ -115,11 +138,8 @@ static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double be
 
 static double search(Ctx *c, Pos *p, double alpha, double beta) {
     if (++c->nodes > c->limit) { c->aborted = 1; return 0.0; }
-    int lo = p->ends[0] < p->ends[1] ? p->ends[0] : p->ends[1];
-    int hi = p->ends[0] ^ p->ends[1] ^ lo;
-    uint32_t small = (uint32_t)lo | ((uint32_t)hi << 4) | ((uint32_t)p->turn << 8) | ((uint32_t)p->passes << 9)
-                     | ((uint32_t)p->drawn << 11);
-    Entry *e = &tt[mix(p->hands[0] ^ mix(p->hands[1] ^ ((uint64_t)small << 56))) & (TT_SIZE - 1)];
+    uint32_t small = small_key(p);
+    Entry *e = slot(p, small);
     /* the bounds are copied: a leaf callback may run another thread's search, which may reuse the entry */
     double known_lower = -INFINITY, known_upper = INFINITY;
     if (e->gen == c->owner && e->hand0 == p->hands[0] && e->hand1 == p->hands[1] && e->small == small) {
@@ -155,11 +175,7 @@ static double search(Ctx *c, Pos *p, double alpha, double beta) {
         }
     }
     if (!moved) {  /* no tile fits: a pass; two in a row block the hand */
-        Pos q = *p;
-        q.passes = q.drawn ? 0 : q.passes + 1;
-        q.drawn = 0;
-        if (q.passes >= 2) best = leaf_value(c, &q, 1, -1);
-        else { q.turn = seat ^ 1; best = search(c, &q, alpha, beta); }
+        best = pass(c, p, alpha, beta);
         if (c->aborted) return 0.0;
     }
 done:
@@ -175,11 +191,8 @@ done:
  * exactly (no cut-off), and the table holds exact values. */
 static double search_mixed(Ctx *c, Pos *p) {
     if (++c->nodes > c->limit) { c->aborted = 1; return 0.0; }
-    int lo = p->ends[0] < p->ends[1] ? p->ends[0] : p->ends[1];
-    int hi = p->ends[0] ^ p->ends[1] ^ lo;
-    uint32_t small = (uint32_t)lo | ((uint32_t)hi << 4) | ((uint32_t)p->turn << 8) | ((uint32_t)p->passes << 9)
-                     | ((uint32_t)p->drawn << 11);
-    Entry *e = &tt[mix(p->hands[0] ^ mix(p->hands[1] ^ ((uint64_t)small << 56))) & (TT_SIZE - 1)];
+    uint32_t small = small_key(p);
+    Entry *e = slot(p, small);
     if (e->gen == c->owner && e->hand0 == p->hands[0] && e->hand1 == p->hands[1] && e->small == small)
         return e->lower;
     int seat = p->turn, maximise = (c->side >> seat) & 1;
@@ -202,11 +215,7 @@ static double search_mixed(Ctx *c, Pos *p) {
         }
     }
     if (!moved) {
-        Pos q = *p;
-        q.passes = q.drawn ? 0 : q.passes + 1;
-        q.drawn = 0;
-        if (q.passes >= 2) best = leaf_value(c, &q, 1, -1);
-        else { q.turn = seat ^ 1; best = search_mixed(c, &q); }
+        best = pass(c, p, -INFINITY, INFINITY);
         if (c->aborted) return 0.0;
     } else {
         double w = maximise ? c->own : c->doubt;
