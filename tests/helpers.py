@@ -7,10 +7,13 @@ several moves may share one string separated by spaces (``"6-6 6-4@1 draw pass"`
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from boneyard import Game, HandSetup, Move, Tile, make_rules, record
+from boneyard.players.base import Player
 from boneyard.rules.base import Rules
 from boneyard.state import Dice, Event
+from boneyard.view import SeatView
 
 T = Tile.parse
 """One tile from its notation: ``T("6-4")``."""
@@ -96,3 +99,19 @@ def check_whole_game(game: Game, rng: random.Random, *, target: int | None = Non
     assert (replayed.scores, replayed.winner) == (game.scores, game.winner)
     goal = game.rules.target if target is None else target  # type: ignore[attr-defined]
     assert game.winner is not None and game.scores[game.winner] >= goal
+
+
+def play_players(game: Game, players: Sequence[Player]) -> int:
+    """Play ``game`` to its end, each seat's ``players`` entry choosing from its view, every move checked legal;
+    the number of moves made."""
+    moves = 0
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        view = SeatView(game, game.turn)
+        move = players[game.turn].choose(view)
+        assert move in view.legal_moves()
+        game.apply(move)
+        moves += 1
+    return moves

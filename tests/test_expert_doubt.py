@@ -15,7 +15,7 @@ from boneyard.players.base import make_player
 from boneyard.players.expert import fastsearch
 from boneyard.rules.base import make_rules
 from boneyard.state import Game
-from boneyard.view import SeatView
+from tests.helpers import play_players
 from tests.test_expert_defuse import loaded_roots, two_move_search
 
 pytestmark = pytest.mark.skipif(fastsearch._solve is None, reason="the compiled solver is not built")
@@ -92,14 +92,5 @@ def test_the_option_is_checked_and_plays_a_whole_game() -> None:
         make_player("expert:doubt=0.5,defuse=1")
     game = Game(make_rules("block", 2, {"target": 30}), chance=Chance(11))
     players = [make_player("expert:samples=8,doubt=0.5", seed=1), make_player("heuristic", seed=2)]
-    moves = 0
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-            continue
-        view = SeatView(game, game.turn)
-        move = players[game.turn].choose(view)
-        assert move in view.legal_moves()
-        game.apply(move)
-        moves += 1
+    moves = play_players(game, players)
     assert game.winner in (0, 1) and moves > 10

@@ -18,6 +18,7 @@ from boneyard.players.expert.search import Search
 from boneyard.rules.base import make_rules
 from boneyard.state import Game
 from boneyard.view import SeatView
+from tests.helpers import play_players
 
 pytestmark = pytest.mark.skipif(fastsearch._solve is None, reason="the compiled solver is not built")
 
@@ -155,16 +156,7 @@ def test_the_mixed_shares_are_checked_and_play_a_whole_game() -> None:
                 make_player(f"expert:{name}={bad}")
     game = Game(make_rules("block", 2, {"target": 30}), chance=Chance(12))
     players = [make_player("expert:samples=8,deep=0.75,own=0.5", seed=1), make_player("heuristic", seed=2)]
-    moves = 0
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-            continue
-        view = SeatView(game, game.turn)
-        move = players[game.turn].choose(view)
-        assert move in view.legal_moves()
-        game.apply(move)
-        moves += 1
+    moves = play_players(game, players)
     last = players[0].last  # type: ignore[attr-defined]
     assert last is not None and last.fast is not None and last.fast.mix == (0.75, 0.5)
     assert game.winner in (0, 1) and moves > 10

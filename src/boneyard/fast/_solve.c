@@ -112,6 +112,24 @@ static inline Entry *slot(const Pos *p, uint32_t small) {
     return &tt[mix(p->hands[0] ^ mix(p->hands[1] ^ ((uint64_t)small << 56))) & (TT_SIZE - 1)];
 }
 
+/* The plays of the seat to move, in the search's order (heaviest tile first, end 0 before end 1, a play on either
+ * of two equal ends once): tiles[i] placed on end arms[i].  Returns how many (0: no tile fits, a pass). */
+static int plays(const Ctx *c, const Pos *p, int *tiles, int *arms) {
+    uint64_t hand = p->hands[p->turn];
+    int a = p->ends[0], b = p->ends[1], n = 0;
+    for (int i = 0; i < c->ntiles; i++) {
+        int t = c->order[i];
+        if (!((hand >> t) & 1)) continue;
+        for (int arm = 0; arm < 2; arm++) {
+            int v = p->ends[arm];
+            if (c->high[t] != v && c->low[t] != v) continue;
+            if (arm == 1 && a == b) continue;  /* equal ends: one play searched */
+            tiles[n] = t; arms[n++] = arm;
+        }
+    }
+    return n;
+}
+
 /* The value of passing (no tile fits): two passes in a row block the hand, else the other seat moves. */
 static double pass(Ctx *c, const Pos *p, double alpha, double beta) {
     Pos q = *p;
@@ -151,28 +169,19 @@ static double search(Ctx *c, Pos *p, double alpha, double beta) {
         if (known_upper < beta) beta = known_upper;
     }
     double alpha0 = alpha, beta0 = beta;
-    int seat = p->turn, maximise = (c->side >> seat) & 1;
-    uint64_t hand = p->hands[seat];
-    int a = p->ends[0], b = p->ends[1];
+    int maximise = (c->side >> p->turn) & 1;
     double best = maximise ? -INFINITY : INFINITY;
-    int moved = 0;
-    for (int i = 0; i < c->ntiles && !c->aborted; i++) {
-        int t = c->order[i];
-        if (!((hand >> t) & 1)) continue;
-        for (int arm = 0; arm < 2; arm++) {
-            int v = p->ends[arm];
-            if (c->high[t] != v && c->low[t] != v) continue;
-            if (arm == 1 && a == b) continue;  /* equal ends: one play searched */
-            moved = 1;
-            double score = play(c, p, t, arm, alpha, beta);
-            if (c->aborted) return 0.0;
-            if (maximise) {
-                if (score > best) { best = score; if (score > alpha) alpha = score; }
-            } else {
-                if (score < best) { best = score; if (score < beta) beta = score; }
-            }
-            if (alpha >= beta) goto done;
+    int tiles[2 * MAXTILES], arms[2 * MAXTILES];
+    int moved = plays(c, p, tiles, arms);
+    for (int i = 0; i < moved; i++) {
+        double score = play(c, p, tiles[i], arms[i], alpha, beta);
+        if (c->aborted) return 0.0;
+        if (maximise) {
+            if (score > best) { best = score; if (score > alpha) alpha = score; }
+        } else {
+            if (score < best) { best = score; if (score < beta) beta = score; }
         }
+        if (alpha >= beta) goto done;
     }
     if (!moved) {  /* no tile fits: a pass; two in a row block the hand */
         best = pass(c, p, alpha, beta);
@@ -195,24 +204,15 @@ static double search_mixed(Ctx *c, Pos *p) {
     Entry *e = slot(p, small);
     if (e->gen == c->owner && e->hand0 == p->hands[0] && e->hand1 == p->hands[1] && e->small == small)
         return e->lower;
-    int seat = p->turn, maximise = (c->side >> seat) & 1;
-    uint64_t hand = p->hands[seat];
-    int a = p->ends[0], b = p->ends[1];
+    int maximise = (c->side >> p->turn) & 1;
     double best = maximise ? -INFINITY : INFINITY, sum = 0.0;
-    int moved = 0;
-    for (int i = 0; i < c->ntiles && !c->aborted; i++) {
-        int t = c->order[i];
-        if (!((hand >> t) & 1)) continue;
-        for (int arm = 0; arm < 2; arm++) {
-            int v = p->ends[arm];
-            if (c->high[t] != v && c->low[t] != v) continue;
-            if (arm == 1 && a == b) continue;
-            double score = play(c, p, t, arm, -INFINITY, INFINITY);
-            if (c->aborted) return 0.0;
-            moved++;
-            sum += score;
-            if (maximise ? score > best : score < best) best = score;
-        }
+    int tiles[2 * MAXTILES], arms[2 * MAXTILES];
+    int moved = plays(c, p, tiles, arms);
+    for (int i = 0; i < moved; i++) {
+        double score = play(c, p, tiles[i], arms[i], -INFINITY, INFINITY);
+        if (c->aborted) return 0.0;
+        sum += score;
+        if (maximise ? score > best : score < best) best = score;
     }
     if (!moved) {
         best = pass(c, p, -INFINITY, INFINITY);
