@@ -56,9 +56,10 @@ typedef struct {
     long long nodes, limit;
     uint32_t owner;           /* the transposition table's tag of this caller's entries */
     int aborted;              /* the node limit was passed, or the callback raised */
-    /* mixed replies: a minimising node is worth (1 - doubt) * its lowest child + doubt * its children's mean, a
-     * maximising one below the root (1 - own) * its highest + own * the mean; both 0: plain alpha-beta */
-    double doubt, own;
+    /* mixed choices (the expert's deep= and own=): a minimising node is worth (1 - deep) * its lowest child + deep *
+     * its children's mean, a maximising one below the root (1 - own) * its highest + own * the mean; both 0:
+     * plain alpha-beta */
+    double deep, own;
     int mixed;
 } Ctx;
 
@@ -196,7 +197,7 @@ done:
     return best;
 }
 
-/* The value of a position where the players' choices are mixed (Ctx.doubt, Ctx.own): every child is valued
+/* The value of a position where the players' choices are mixed (Ctx.deep, Ctx.own): every child is valued
  * exactly (no cut-off), and the table holds exact values. */
 static double search_mixed(Ctx *c, Pos *p) {
     if (++c->nodes > c->limit) { c->aborted = 1; return 0.0; }
@@ -218,7 +219,7 @@ static double search_mixed(Ctx *c, Pos *p) {
         best = pass(c, p, -INFINITY, INFINITY);
         if (c->aborted) return 0.0;
     } else {
-        double w = maximise ? c->own : c->doubt;
+        double w = maximise ? c->own : c->deep;
         best = (1.0 - w) * best + w * sum / moved;
     }
     e->gen = c->owner; e->hand0 = p->hands[0]; e->hand1 = p->hands[1]; e->small = small;
@@ -237,20 +238,20 @@ static double search_mixed(Ctx *c, Pos *p) {
  * ``2 * tile + end`` (end 0 or 1), or ``-1 - tile`` for leading the tile, or None for the value of the
  * position itself; table: a writable buffer of doubles (NaN: not yet known) of 4 * span * span entries;
  * leaf: callback(end 0 domino / 1 blocked, seat or lighter seat, pips0, pips1); limit: nodes at most over
- * all roots; doubt, own (optional, 0 to 1, default 0): the mixed choices of search_mixed (Ctx.doubt, Ctx.own).
+ * all roots; deep, own (optional, 0 to 1, default 0): the mixed choices of search_mixed (Ctx.deep, Ctx.own).
  * Values: a list, one per root (a float without roots); None when the limit was passed. */
 static PyObject *solve(PyObject *self, PyObject *args) {
     (void)self;
     int top, side, turn, passes, drawn, span;
     unsigned int owner;
     long long limit;
-    double doubt = 0.0, own = 0.0;
+    double deep = 0.0, own = 0.0;
     PyObject *rank_obj, *hands_obj, *ends_obj, *roots_obj, *table_obj, *leaf;
     if (!PyArg_ParseTuple(args, "IiOiOOiiiOOiOL|dd", &owner, &top, &rank_obj, &side, &hands_obj, &ends_obj,
-                          &turn, &passes, &drawn, &roots_obj, &table_obj, &span, &leaf, &limit, &doubt, &own))
+                          &turn, &passes, &drawn, &roots_obj, &table_obj, &span, &leaf, &limit, &deep, &own))
         return NULL;
-    if (!(doubt >= 0.0 && doubt <= 1.0 && own >= 0.0 && own <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "solve: doubt and own are numbers from 0 to 1");
+    if (!(deep >= 0.0 && deep <= 1.0 && own >= 0.0 && own <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "solve: deep and own are numbers from 0 to 1");
         return NULL;
     }
     if (owner == 0 || top < 0 || top > 9 || turn < 0 || turn > 1 || span < 1 || passes < 0 || passes > 1) {
@@ -267,9 +268,9 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     c.leaf = leaf;
     c.limit = limit;
     c.owner = owner;
-    c.doubt = doubt;
+    c.deep = deep;
     c.own = own;
-    c.mixed = doubt > 0.0 || own > 0.0;
+    c.mixed = deep > 0.0 || own > 0.0;
     for (int hi = 0, t = 0; hi <= top; hi++)
         for (int lo = 0; lo <= hi; lo++, t++) {
             c.high[t] = hi; c.low[t] = lo; c.pips[t] = hi + lo;

@@ -7,5 +7,5 @@ def solve(
     owner: int, top: int, rank: Sequence[int], side: int, hands: Sequence[int], ends: Sequence[int], turn: int,
     passes: int, drawn: int, roots: Sequence[int] | None, table: Any, span: int,
     leaf: Callable[[int, int, int, int], float], limit: int,
-    doubt: float = 0.0, own: float = 0.0, /
+    deep: float = 0.0, own: float = 0.0, /
 ) -> tuple[Any, int]: ...
