@@ -18,7 +18,7 @@ from boneyard.players.expert import ExpertPlayer, search
 from boneyard.players.expert.determinize import determinize
 from boneyard.players.expert.inference import infer
 from boneyard.players.expert.sampling import sample_deal
-from boneyard.players.expert.search import Objective
+from boneyard.players.expert.search import Objective, Search
 from boneyard.players.heuristic import HeuristicPlayer, assess
 from boneyard.rules.base import VARIANTS, make_rules
 from boneyard.sim.simulate import simulate, wilson
@@ -269,6 +269,22 @@ def test_double_bergen_s_set_up_shows_who_held_no_double() -> None:
     info = infer(SeatView(game, 1))
     assert set(game.hands[0]) <= info.possible(0)
     assert not info.possible(0) & set(tiles("0-0 1-1 2-2 3-3 4-4 6-6"))
+    # three players, nobody dealt a double: seats 0 and 1 draw 4-1 and 6-2, seat 2 draws 5-5 and sets it. Seat 0
+    # learns that seat 1 holds no double, and that seat 2 (the setter, after his draw) holds no other either.
+    deal = [tiles("6-5 6-4 6-3 5-4 5-3 4-3"), tiles("2-1 6-0 1-0 3-2 6-1 5-2"), tiles("3-1 2-0 5-1 4-0 4-2 5-0")]
+    drawn = tiles("4-1 6-2 5-5")
+    used = {t for hand in deal for t in hand} | set(drawn)
+    game = Game(make_rules("double-bergen", 3))
+    game.start_hand(HandSetup(deal, [*drawn, *(t for t in game.rules.tile_set() if t not in used)], leader=0))
+    assert game.turn == 2 and [len(hand) for hand in game.hands] == [7, 7, 7]
+    game.apply(Move.parse("5-5"))
+    info = infer(SeatView(game, 0))
+    others = set(tiles("0-0 1-1 2-2 3-3 4-4 6-6"))
+    assert set(game.hands[1]) <= info.possible(1) and set(game.hands[2]) <= info.possible(2)
+    assert not info.possible(1) & others and not info.possible(2) & others
+    # the same set-up seen by seat 1, who drew before the setter: seat 0 and the setter hold no double
+    info = infer(SeatView(game, 1))
+    assert not info.possible(0) & others and not info.possible(2) & others
 
 
 def test_draws_then_a_play_keep_what_the_draws_showed() -> None:
@@ -498,3 +514,15 @@ def test_greedy_chooses_alike_on_both_engines(variant: str, players: int, option
             fast.apply(fast.from_move(move))
     assert compared > 20
     assert gives > 0 or players < 7  # seven PIP players empty the stock
+
+
+def test_a_search_with_no_move_to_make_says_so() -> None:
+    game = boneyard.new_game("block", 2, seed=1)
+    waiting = SeatView(game, 1 - game.turn)
+    with pytest.raises(ValueError, match=f"seat {waiting.seat} has no legal move"):
+        Search(waiting, random.Random(0))
+    rng = random.Random(0)
+    while game.in_hand:
+        game.apply(rng.choice(game.legal_moves()))
+    with pytest.raises(ValueError, match="the hand is over"):
+        Search(SeatView(game, 0), random.Random(0))

@@ -156,9 +156,20 @@ class DoubleBergen(Rules):
         """Who sets the double, from the deal (DBG-4): the designated leader (``game``'s current hand's recorded
         leader), or the first seat to his left holding a double.  The setter's choice among his doubles is free,
         so the call names the first of them in the deal's order: a deal listed with the double really set first
-        is read as agreeing with it.  Where nobody held a double the setter drew it; the seats that drew before
-        him kept only other tiles, as the call says of them too."""
+        is read as agreeing with it.
+
+        Where the stock is short of what the deal left (asked before the first tile is set), nobody was dealt a
+        double and the setter drew the one he sets: every tile drawn before it was another.  Then no seat held
+        a double besides the one set, so a deal with a second double calls no lead like this one."""
         designated = game.log[-1].leader
+        undealt = len(self.tile_set()) - self.players * self.hand_size
+        if len(game.stock) - game.stock_pos < undealt:
+
+            def drawn(deal: Sequence[Sequence[Tile]]) -> tuple[int, Tile] | None:
+                held = [(seat, tile) for seat, tiles in enumerate(deal) for tile in tiles if tile.is_double]
+                return held[0] if len(held) == 1 else None
+
+            return drawn
 
         def caller(deal: Sequence[Sequence[Tile]]) -> tuple[int, Tile] | None:
             seat = double_setter(designated, [any(tile.is_double for tile in tiles) for tiles in deal])

@@ -156,6 +156,9 @@ class Search:
                  race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True,
                  defuse: bool = False, equity: bool = True, doubt: float = 0.0, deep: float = 0.0,
                  own: float = 0.0) -> None:
+        if not view.legal_moves():
+            raise ValueError(f"nothing to search: seat {view.seat} has no legal move here "
+                             "(the hand is over, or another seat is on turn)")
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
