@@ -163,6 +163,21 @@ def test_play_a_whole_hand_against_a_computer_by_clicking_hotspots(server: Serve
     page.context.close()
 
 
+def test_the_lobby_offers_none_where_an_option_takes_it(server: Server, browser: Any) -> None:
+    # Flower & Scorpion's score floor is 0 or none (scores may go negative): the lobby offers both
+    page = open_page(browser, server.url + "/")
+    page.select_option("#variant", "flower-scorpion")
+    choices = page.locator("#opt-score_floor option").evaluate_all("options => options.map((o) => o.textContent)")
+    assert choices == ["0", "none"]
+    page.click("text=Rule options")
+    page.select_option("#opt-score_floor", "none")
+    page.click("#create")
+    page.wait_for_url("**/game/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    assert server_game(server, game_id).rules.options.score_floor is None
+    page.context.close()
+
+
 def test_two_browsers_in_one_room_see_each_others_moves(server: Server, browser: Any) -> None:
     game_id = server.post("/api/games", {"variant": "draw", "seed": 4, "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})["id"]

@@ -107,6 +107,8 @@ def test_simulate_json_keys_and_reproducibility_across_workers() -> None:
     (["simulate", "chess"], "unknown variant 'chess'"),
     (["simulate", "block", "--option", "target"], "expected KEY=VALUE"),
     (["simulate", "block", "--option", "tie_rule=coin"], "option 'tie_rule': 'coin' is not allowed"),
+    (["simulate", "flower-scorpion", "--option", "score_floor=5"],
+     "'score_floor': 5 is not allowed (choose from 0, none)"),
     (["simulate", "block", "--players", "9"], "block is for 2 to 4 players, not 9"),
     (["simulate", "block", "--ai", "wizard"], "unknown player level 'wizard'"),
     (["play", "block", "--option", "partnerships=true", "--players", "3"], "'partnerships' needs 4 players"),
@@ -344,6 +346,8 @@ def test_variants_prints_every_option_name_and_value_whole() -> None:
             assert f"  {spec['name']}=" in result.stdout
             for value in spec["allowed"] or []:
                 assert str(value) in result.stdout
+    # an option whose values include none says so (Flower & Scorpion's score floor)
+    assert "score_floor=0   (one of 0, none)" in result.stdout
 
 
 def test_variants_pip_shows_one_variant_in_full() -> None:

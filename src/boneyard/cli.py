@@ -248,8 +248,8 @@ def variant_text(row: dict[str, Any], *, detail: bool) -> str:
     for spec in row["options"]:
         allowed = spec["allowed"]
         values = f"one of {', '.join(map(str, allowed))}" if allowed else spec["type"]
-        if spec.get("nullable") and not allowed:
-            values += ", or none for the variant's default"
+        if spec.get("nullable"):
+            values += ", none" if allowed else ", or none for the variant's default"
         lines.append(f"  {spec['name']}={_value_text(spec['default'])}   ({values})")
         if detail and spec["help"]:
             lines.extend(textwrap.wrap(spec["help"], width=76, initial_indent="      ", subsequent_indent="      ",

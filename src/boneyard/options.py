@@ -112,7 +112,7 @@ def _convert(spec: OptionSpec, value: object, where: str) -> object:
             raise OptionError(f"{name}: {value!r} is not a hand size (7) or one per player count (7/5/5)")
         return tuple(value)
     if value not in spec.choices or isinstance(value, bool):
-        allowed = ", ".join(str(c) for c in spec.choices)
+        allowed = ", ".join([str(c) for c in spec.choices] + (["none"] if spec.optional else []))
         raise OptionError(f"{name}: {value!r} is not allowed (choose from {allowed})")
     return value
 

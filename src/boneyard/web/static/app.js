@@ -95,8 +95,9 @@ function optionInput(spec) {
     input = h("input", { type: "checkbox", id, "data-option": spec.name, "data-kind": "bool" });
     input.checked = Boolean(spec.default);
   } else if (spec.type === "choice") {
+    const values = spec.nullable ? [...spec.allowed, "none"] : spec.allowed;  // none: a value of its own (no floor)
     input = h("select", { id, "data-option": spec.name, "data-kind": "choice" },
-      spec.allowed.map((value) => h("option", { value: String(value), text: String(value) })));
+      values.map((value) => h("option", { value: String(value), text: String(value) })));
     input.value = String(spec.default);
   } else {
     const value = spec.default === null ? "" : Array.isArray(spec.default) ? spec.default.join("/") : spec.default;
