@@ -329,6 +329,7 @@ def test_partnerships_game_ends_when_the_shared_score_reaches_the_target() -> No
 @pytest.mark.parametrize(("moves", "move", "reason"), [
     ("", "4-1", "seat 0 must lead one of: 6-6"),
     ("", "5-5", "5-5 is not in seat 0's hand"),
+    ("6-6", "7-6@1", "7-6 is not a tile of this game's set (its numbers go from 0 to 6)"),
     ("", "6-6@1", "nothing is on the table yet"),
     ("6-6", "3-1@1", "tile 1 has no open 3 end"),
     ("6-6", "6-2@2", "there is no tile 2 on the table"),

@@ -290,7 +290,11 @@ def test_option_draw_tile_skips(skips: bool, after_draw: int) -> None:
     assert game.turn == 2 and game.forced_draw and legal(game) == ["draw"]
     with pytest.raises(IllegalMoveError, match="must first draw"):
         play(game, "1-2@1")
+    with pytest.raises(IllegalMoveError, match="must first draw"):  # a tile it does not hold: the draw comes first
+        play(game, "9-8@1")
     play(game, "draw")
+    with pytest.raises(IllegalMoveError, match=r"10-1 is not a tile of this game's set \(its numbers go from 0 to 9\)"):
+        play(game, "10-1@1")
     assert len(game.hands[2]) == 3 and not game.forced_draw
     assert game.turn == after_draw
     if not skips:
@@ -365,6 +369,10 @@ def test_draw_tile_with_empty_stock_makes_its_player_give() -> None:
     assert legal(game) == ["give 5-2", "give 9-8"]
     with pytest.raises(IllegalMoveError, match="must give a tile"):
         play(game, "pass")
+    with pytest.raises(IllegalMoveError, match="must give a tile"):  # a play, even of a tile it does not hold
+        play(game, "1-3@1")
+    with pytest.raises(IllegalMoveError, match=r"3-1 is not in seat 1's hand"):
+        play(game, "give 1-3")
     event = game.apply(Move.parse("give 5-2"))
     assert event.seat == 1 and event.move.kind == Kind.GIVE
     assert game.hands[1] == tiles("9-8") and Tile.parse("5-2") in game.hands[2]

@@ -449,13 +449,19 @@ class Game:
         seat = self.turn
         hand = self.hands[seat]
         options = ", ".join(str(m) for m in legal[:8]) + (" …" if len(legal) > 8 else "")
-        if move.tile is not None and move.kind in (Kind.LEAD, Kind.PLAY, Kind.GIVE) and move.tile not in hand:
-            shown = " ".join(str(t) for t in hand)
-            return f"{move.tile} is not in seat {seat}'s hand ({shown})"
-        if self.give_pending:
-            return f"seat {seat} must give a tile to the next player (give TILE)"
         if self.forced_draw:
             return f"seat {seat} must first draw the tile the D tile forces on them"
+        if self.give_pending and move.kind != Kind.GIVE:
+            return f"seat {seat} must give a tile to the next player (give TILE)"
+        if move.tile is not None and move.kind in (Kind.LEAD, Kind.PLAY, Kind.GIVE):
+            if move.tile not in self.rules.tile_set():
+                top = max(tile.low for tile in self.rules.tile_set() if tile.low <= MAX_PIPS)
+                return f"{move.tile} is not a tile of this game's set (its numbers go from 0 to {top})"
+            if move.tile not in hand:
+                shown = " ".join(str(t) for t in hand)
+                return f"{move.tile} is not in seat {seat}'s hand ({shown})"
+        if self.give_pending:
+            return f"seat {seat} must give a tile to the next player (give TILE)"
         if move.kind == Kind.LEAD:
             if self.layout.tiles:
                 return "the lead is already on the table; join a tile with J-O@k"
