@@ -82,6 +82,22 @@ def test_the_option_is_written_into_records_and_replays() -> None:
     assert "partnership_block" not in to_record(reference(SPLIT, "side_total"))["options"]
 
 
+@pytest.mark.parametrize(("example", "rule", "winner"), [
+    (SPLIT, "side_total", 3), (SPLIT, "lowest_hand", 2), (TIED, "lowest_hand", None)])
+def test_partnership_draw_takes_the_rule_too(example: Example, rule: str, winner: int | None) -> None:
+    # with the double-six set all 28 tiles are dealt, so partnership Draw plays these hands as Block does
+    hands, moves = example
+    game = start_exact("draw", 4, hands, partnerships=True, partnership_block=rule)
+    play(game, moves)
+    assert game.hand.result is not None and game.hand.result.winner == winner
+    assert game.scores == reference(example, rule).scores
+    record = to_record(game)
+    assert replay(record).scores == game.scores
+    assert FastGame.from_game(game).scores == game.scores
+    with pytest.raises(OptionError, match="'partnership_block' applies only with partnerships=true"):
+        make_rules("draw", 4, {"partnership_block": rule if rule != "side_total" else "lowest_hand"})
+
+
 def test_the_option_needs_partnerships_and_a_known_value() -> None:
     with pytest.raises(OptionError, match="'partnership_block' applies only with partnerships=true"):
         make_rules("block", 4, {"partnership_block": "lowest_hand"})

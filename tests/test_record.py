@@ -218,3 +218,14 @@ def test_load_reports_bad_json_with_its_position(tmp_path: Path) -> None:
 def test_record_text_replay_names_every_move() -> None:
     text = record.replay_text(a5_example_record())
     assert "Ann" in text and "6-4@1" not in text and "4-4@1" in text and "count +10" in text
+
+
+def test_record_text_replay_of_a_game_won_during_a_hand() -> None:
+    data = a5_example_record()
+    data["options"]["target"] = 10  # the lead's count of 10 wins at once (win_check immediate)
+    data["hands"][0]["moves"] = ["6-4"]
+    text = record.replay_text(data)
+    assert "  the game was won during the hand, which stops there\n" in text
+    assert "Game over: Ann" in text
+    assert not any(line.rstrip() != line for line in text.splitlines())
+    assert record.replay_json(data)["hands"][0]["end"] == "unfinished"

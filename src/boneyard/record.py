@@ -347,8 +347,10 @@ def replay_text(record: dict[str, Any]) -> str:
             lines.append("  (hand in progress)")
             continue
         who = names[result.winner] if result.winner is not None else "nobody"
-        lines.append(f"  {result.end}: {who} wins the hand; " + ", ".join(
-            f"{names[s]} {p:+d}" for s, p in enumerate(result.hand_points) if p) + "")
+        head = (f"  {result.end}: {who} wins the hand" if result.end != "unfinished"
+                else "  the game was won during the hand, which stops there")
+        gained = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(result.hand_points) if p)
+        lines.append(head + (f"; {gained}" if gained else ""))
         totals = _scores_after(game, log)
         lines.append("  Totals: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(totals)))
     lines.append("")

@@ -181,9 +181,8 @@ class Block(Rules):
         return result(game, end, winner, dict.fromkeys(receivers, item))
 
     def partnership_rule(self) -> PartnershipBlock:
-        """The blocked-hand rule of a partnership game (Draw, which shares this class, keeps ``side_total``)."""
-        opts: object = self.options
-        return opts.partnership_block if isinstance(opts, BlockOptions) else "side_total"
+        """The blocked-hand rule of a partnership game (C12; Draw, which shares this class, has the option too)."""
+        return self.options.partnership_block
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         return block_game_over(game.scores, self.target, self.options.partnerships)

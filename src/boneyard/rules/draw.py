@@ -9,7 +9,7 @@ from typing import Literal
 from boneyard.layout import FaceKind
 from boneyard.options import DealSizes, option
 from boneyard.rules.base import Rules, register
-from boneyard.rules.block import Block, BlockedScore, FirstLead
+from boneyard.rules.block import Block, BlockedScore, FirstLead, PartnershipBlock
 from boneyard.state import UNTIL_PLAYABLE, Game, HandSetup
 
 
@@ -36,6 +36,9 @@ class DrawOptions:
     boneyard_reserve: Literal[0, 2] = option(0, "tiles left in the boneyard that may never be drawn")
     end_on_dead_layout: bool = option(False, "end the hand as blocked when both ends show exhausted suits")
     partnerships: bool = option(False, "4 players, seats 0+2 against 1+3")
+    partnership_block: PartnershipBlock = option(
+        "side_total", "blocked partnership hand: the side with fewer pips in its two hands wins, or the side of "
+        "the single player with the fewest pips")
 
 
 @register
