@@ -362,11 +362,11 @@ def position_for_gestures(variant: str = "block") -> tuple[dict[str, Any], str, 
     raise AssertionError("no position with both kinds of tile")
 
 
-def gesture_table(server: Server, browser: Any) -> tuple[Any, str, str, str]:
+def gesture_table(server: Server, browser: Any, context: Any = None) -> tuple[Any, str, str, str]:
     data, single, several = position_for_gestures()
     seats = [{"kind": "human", "name": "You"}, {"kind": "computer", "level": "greedy", "name": "Computer"}]
     game_id = server.post("/api/records", {"record": data, "seats": seats})["id"]
-    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page = open_page(browser, f"{server.url}/game/{game_id}", context)
     page.wait_for_selector("#table-players .player.you.turn")
     page.wait_for_selector("#hand .hand-tile.playable")
     return page, game_id, single, several

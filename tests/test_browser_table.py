@@ -112,7 +112,8 @@ def test_an_owed_double_is_cleared_when_the_hand_ends(server: Server, browser: A
     page.wait_for_selector("#summary-title")
     assert page.locator("#table g.tile").count() > 0
     assert page.locator("#table g.tile.owed").count() == 0
-    assert "owes" not in page.inner_text("#facts")
+    assert not re.search(r"\bowes\b", page.inner_text("#facts"))  # ("lowest total wins" stays)
+    assert "Round 1 of 9" in page.inner_text("#facts") and "lowest total wins" in page.inner_text("#facts")
     page.context.close()
 
 

@@ -107,6 +107,8 @@ def test_simulate_json_keys_and_reproducibility_across_workers() -> None:
     (["simulate", "chess"], "unknown variant 'chess'"),
     (["simulate", "block", "--option", "target"], "expected KEY=VALUE"),
     (["simulate", "block", "--option", "tie_rule=coin"], "option 'tie_rule': 'coin' is not allowed"),
+    (["simulate", "block", "--option", "target=0"], "option 'target': 0 is not a whole number from 1 to 1,000,000"),
+    (["simulate", "all-fives", "--option", "target=999999999999999999999"], "is not a whole number from 1 to"),
     (["simulate", "flower-scorpion", "--option", "score_floor=5"],
      "'score_floor': 5 is not allowed (choose from 0, none)"),
     (["simulate", "block", "--players", "9"], "block is for 2 to 4 players, not 9"),

@@ -18,7 +18,9 @@ from boneyard.review.analysis import (
     GAME,
     THRESHOLDS,
     Decision,
+    Estimate,
     Settings,
+    _game_words,
     estimate,
     open_hands,
     paired_interval,
@@ -178,8 +180,21 @@ def test_where_the_game_ends_moves_are_compared_by_the_game() -> None:
     assert missed.win is not None and missed.win < 1.0
     assert missed.by_game and missed.mark in ("inaccuracy", "mistake", "blunder")
     assert "6-6@1 wins the game in 100% of the deals" in missed.comment
+    assert missed.comment.startswith("3-2@1 cost ") and "% of a game won: " in missed.comment  # not in points
     won = review(fives_position("6-6@1", target=15), [0], settings).decisions[0]
     assert (won.mark, won.win) == ("best", 1.0)
+
+
+def test_the_game_s_words_name_the_losses_where_the_better_move_wins_less_often() -> None:
+    safe, bold = Move.parse("6-6@4"), Move.parse("4-3@5")
+    # over 50 deals: the safe move never wins and loses 5; the bold one wins 1 and loses 20
+    results = [[0.0] * 45 + [-1.0] * 5, [1.0] + [0.0] * 29 + [-1.0] * 20]
+    est = Estimate([safe, bold], 0.0, [[0.0] * 50, [0.0] * 50], results)
+    assert est.best() == 0
+    assert _game_words(est, safe, bold) == ("6-6@4 wins the game in 0% of the deals and loses it in 10%; "
+                                            "4-3@5 wins in 2% and loses in 40%")
+    results[0] = [1.0] * 10 + [0.0] * 35 + [-1.0] * 5  # now it wins more and loses less: the wins say it
+    assert _game_words(est, safe, bold) == "6-6@4 wins the game in 20% of the deals, 4-3@5 in 2%"
 
 
 def test_forced_moves_are_skipped_and_counted() -> None:

@@ -128,6 +128,22 @@ def test_players_shorthand_gives_you_against_computers(client: TestClient) -> No
     assert kinds == ["human", "computer", "computer"]
 
 
+def test_seat_names_are_each_player_s_own(client: TestClient) -> None:
+    # "You" is what the table calls each player itself, so no seat is named so; unnamed seats get a default
+    game = client.post("/api/games", json={"variant": "block", "seats": [
+        {"kind": "human", "name": "you"}, {"kind": "human", "name": "Ben"}, {"kind": "computer"}]}).json()
+    assert [player["name"] for player in game["players"]] == ["Player 1", "Ben", "Computer 2"]
+    response = client.post("/api/games", json={"variant": "block", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "computer", "name": " ann "}]})
+    assert response.status_code == 422
+    assert response.json()["detail"] == ("seat 1: the name 'ann' is already seat 0's; give each player a name of "
+                                         "their own")
+    limit = client.get("/api/meta").json()["max_name"]
+    too_long = client.post("/api/games", json={"variant": "block", "seats": [
+        {"kind": "human", "name": "A" * (limit + 1)}, {"kind": "computer"}]})
+    assert too_long.status_code == 422 and f"at most {limit} characters" in too_long.json()["detail"]
+
+
 @pytest.mark.parametrize(("body", "words"), [
     ({"variant": "chess"}, "unknown variant"),
     ({"variant": "block", "seats": [{"kind": "robot"}, {"kind": "human"}]}, "kind must be human or computer"),
@@ -135,6 +151,8 @@ def test_players_shorthand_gives_you_against_computers(client: TestClient) -> No
      "unknown player level"),
     ({"variant": "block", "seats": [{"kind": "human"}] * 9}, "block is for 2 to 4 players"),
     ({"variant": "block", "players": 2, "options": {"target": "lots"}}, "option 'target'"),
+    ({"variant": "block", "players": 2, "options": {"target": 0}}, "option 'target': 0 is not a whole number from 1"),
+    ({"variant": "all-fives", "players": 2, "options": {"target": 10**21}}, "not a whole number from 1 to 1,000,000"),
     ({"variant": "block", "players": 2, "options": {"colour": "red"}}, "unknown option"),
 ])
 def test_bad_new_game_requests_say_what_is_wrong(client: TestClient, body: Message, words: str) -> None:

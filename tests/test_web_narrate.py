@@ -70,12 +70,21 @@ def test_the_end_of_the_hand_says_who_won_and_what_each_seat_scored() -> None:
     assert "You score 0" in theirs and f"Player {other + 1} scores 0" in mine
 
 
+def test_a_game_won_during_a_hand_is_told_so() -> None:
+    # the lead's count of 10 reaches a target of 10 at once: the hand stops there, unfinished
+    game = dealt(3, ["6-4 4-3", "4-4 4-0", "4-1 6-6"], leader=0, first_lead="random_player_any_tile", target=10)
+    play(game, "6-4")
+    assert game.finished and game.winner == 0
+    assert texts(game, 1)[-1] == "Hand 1 stopped: Player 1 won the game during it."
+    assert texts(game, 0)[-1] == "Hand 1 stopped: you won the game during it."
+
+
 def test_pip_letter_effects_and_a_double_owing_three_plays_are_logged() -> None:
     game = round_one(4)
     arrange(game, {1: "W-S 9-8"})
     play(game, "W-S@1")
-    assert texts(game, 1)[-1] == "You played S-W on the 1: the next player is skipped"
-    assert texts(game, 0)[-1] == "Player 2 played S-W on the 1: the next player is skipped"
+    assert texts(game, 1)[-1] == "You played S-★ on the 1: the next player is skipped"  # W drawn as a star
+    assert texts(game, 0)[-1] == "Player 2 played S-★ on the 1: the next player is skipped"
 
 
 def test_pip_example_4_the_owed_double_is_marked_then_cleared_at_the_end_of_the_hand() -> None:

@@ -59,7 +59,8 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "players": [
             {"name": names[index], "kind": info.kind, "level": info.level if info.kind == "computer" else None,
              "claimed": info.token_hash is not None, "score": view.scores[index], "tiles": size,
-             "connected": any(c.seat == index for c in room.connections)}
+             "connected": any(c.seat == index for c in room.connections),
+             "side": sorted(game.rules.score_seats(index))}
             for index, (info, size) in enumerate(zip(room.seats, view.hand_sizes, strict=True))
         ],
         "hand": [str(tile) for tile in own_hand],
@@ -71,6 +72,8 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "direction": view.direction,
         "stock": view.stock_count,
         "target": view.target,
+        "hands_in_game": game.rules.hands_in_game,
+        "lowest_wins": game.rules.lower_score_wins,
         "dice": None if dice is None or (not in_hand and not game.log) else
         {"flower": list(dice.flower), "scorpion": list(dice.scorpion)},
         "pending": [list(pair) for pair in view.pending] if in_hand else [],

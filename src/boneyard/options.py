@@ -26,16 +26,28 @@ class OptionSpec:
     choices: tuple[object, ...]
     optional: bool
     help: str
+    low: int = 0  #: the least a whole-number option may be
+    high: int | None = None  #: the most it may be (``None``: no bound)
 
     def as_json(self) -> dict[str, object]:
         return {"name": self.name, "type": self.kind, "default": encode_value(self.default),
                 "allowed": [encode_value(c) for c in self.choices] or None,
-                "nullable": self.optional, "help": self.help}
+                "nullable": self.optional, "help": self.help, "min": self.low, "max": self.high}
 
 
-def option(default: object, help: str) -> Any:
-    """A rule option field with its help text."""
-    return dataclasses.field(default=default, metadata={"help": help})
+#: the highest target a game may be played to (a million points: far beyond any real game, and a
+#: number every display shows whole)
+MAX_TARGET = 1_000_000
+
+
+def option(default: object, help: str, *, low: int = 0, high: int | None = None) -> Any:
+    """A rule option field with its help text (and, for a whole number, its bounds)."""
+    return dataclasses.field(default=default, metadata={"help": help, "low": low, "high": high})
+
+
+def target_option(default: int | None, help: str) -> Any:
+    """The points a game is played to: a whole number from 1 to :data:`MAX_TARGET`."""
+    return option(default, help, low=1, high=MAX_TARGET)
 
 
 def encode_value(value: object) -> object:
@@ -64,7 +76,8 @@ def specs(cls: type) -> list[OptionSpec]:
             kind, choices = "sizes", ()
         else:  # pragma: no cover - a programming error in a variant module
             raise TypeError(f"option {fld.name} has an unsupported type {hint}")
-        result.append(OptionSpec(fld.name, kind, fld.default, choices, optional, fld.metadata.get("help", "")))
+        result.append(OptionSpec(fld.name, kind, fld.default, choices, optional, fld.metadata.get("help", ""),
+                                 fld.metadata.get("low", 0), fld.metadata.get("high")))
     return result
 
 
@@ -101,8 +114,11 @@ def _convert(spec: OptionSpec, value: object, where: str) -> object:
             raise OptionError(f"{name}: {value!r} is not true or false")
         return value
     if spec.kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise OptionError(f"{name}: {value!r} is not a whole number ≥ 0")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"{name}: {value!r} is not a whole number")
+        if value < spec.low or (spec.high is not None and value > spec.high):
+            bounds = f"from {spec.low:,} to {spec.high:,}" if spec.high is not None else f"of at least {spec.low:,}"
+            raise OptionError(f"{name}: {value!r} is not a whole number {bounds}")
         return value
     if spec.kind == "sizes":
         if isinstance(value, int) and not isinstance(value, bool):

@@ -499,21 +499,26 @@ def explain(view: SeatView, decision: Decision, est: Estimate | None = None) -> 
         return f"{best} was {decision.loss:.1f} points better, too little to call {played} an inaccuracy"
     if decision.mark == "best":
         return f"within the noise of {best} ({decision.loss:+.1f} points, interval {span(decision.interval)})"
-    if decision.by_game and est is not None:
-        why = _game_words(est, best, played)
-    else:
-        why = _reason(view, best, played) or f"{best} does better in the sampled deals"
+    if decision.by_game and est is not None:  # marked by the game's result: its cost is said so, not in points
+        a, b = est.moves.index(best), est.moves.index(played)
+        lost = (est.game_result(a) - est.game_result(b)) / 2
+        return f"{played} cost {lost:.0%} of a game won: {_game_words(est, best, played)}"
+    why = _reason(view, best, played) or f"{best} does better in the sampled deals"
     return f"{played} cost {decision.loss:.1f} points: {why}"
 
 
 def _game_words(est: Estimate, best: Move, played: Move) -> str:
-    """The game's result in words: the wins where they differ, else the losses."""
+    """The game's result in words: the wins, the losses, or both where the better move is better by its losses
+    alone (it may win less often and still lose far less)."""
     a, b = est.moves.index(best), est.moves.index(played)
-    wins = est.win_rate(a), est.win_rate(b)
-    if round(wins[0], 2) != round(wins[1], 2):
+    wins = round(est.win_rate(a), 2), round(est.win_rate(b), 2)
+    losses = [round(est.win_rate(i) - est.game_result(i), 2) for i in (a, b)]  # won minus lost = the game's result
+    if wins[0] > wins[1] and losses[0] <= losses[1]:
         return f"{best} wins the game in {wins[0]:.0%} of the deals, {played} in {wins[1]:.0%}"
-    losses = [est.win_rate(i) - est.game_result(i) for i in (a, b)]  # won minus lost = the game's result
-    return f"{best} loses the game in {losses[0]:.0%} of the deals, {played} in {losses[1]:.0%}"
+    if wins[0] == wins[1]:
+        return f"{best} loses the game in {losses[0]:.0%} of the deals, {played} in {losses[1]:.0%}"
+    return (f"{best} wins the game in {wins[0]:.0%} of the deals and loses it in {losses[0]:.0%}; "
+            f"{played} wins in {wins[1]:.0%} and loses in {losses[1]:.0%}")
 
 
 def _reason(view: SeatView, best: Move, played: Move) -> str:

@@ -14,7 +14,7 @@ from typing import Literal
 
 from boneyard.errors import OptionError
 from boneyard.layout import Placed, Role
-from boneyard.options import DealSizes, option
+from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     LeadCaller,
     Rules,
@@ -57,7 +57,7 @@ class AllFivesOptions:
         "opponents_total", "what the winner of a blocked hand scores")
     end_scoring: Literal["winner_takes", "each_subtracts_own"] = option(
         "winner_takes", "the hand winner takes the others' pips, or everyone loses his own")
-    target: int | None = option(None, "points to win (default 250 for 2 players, 200 for 3-4; 61 in fives)")
+    target: int | None = target_option(None, "points to win (default 250 for 2 players, 200 for 3-4; 61 in fives)")
     win_check: Literal["immediate", "end_of_hand"] = option("immediate", "when the target is checked")
 
 

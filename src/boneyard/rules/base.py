@@ -62,6 +62,8 @@ class Rules:
     immediate_win: bool = False
     #: the lowest total wins the game (PIP): score additions are bad news for their seat
     lower_score_wins: ClassVar[bool] = False
+    #: the number of hands a game always lasts (PIP's nine rounds), ``None`` where a target ends it
+    hands_in_game: ClassVar[int | None] = None
     #: the player a forced draw (PIP's D tile) or a given tile reaches loses the rest of that turn
     forced_draw_ends_turn: bool = False
     allows_play: Callable[[Game, Tile, int, Face], bool] | None = None

@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 
 from boneyard.errors import OptionError
 from boneyard.layout import Placed
-from boneyard.options import DealSizes, option
+from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     LeadCaller,
     Rules,
@@ -207,7 +207,7 @@ class BergenOptions:
     block_rule: BlockRule = option("simple", "who wins a blocked hand: simple, american or german (BRG-10)")
     winner_bonus: Literal[2, 1, 5] = option(2, "what the hand winner scores; 5 is for a domino only (a blocked "
                                                "hand's winner then scores 2)")
-    target: int | None = option(None, "points to win (default 15 for 2 players, 10 for 3-4)")
+    target: int | None = target_option(None, "points to win (default 15 for 2 players, 10 for 3-4)")
     win_check: WinCheck = option("end_of_hand", "when the target is checked: after the hand's scoring, or at once")
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from boneyard.errors import OptionError
-from boneyard.options import DealSizes, option
+from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     LeadCaller,
     Lightness,
@@ -115,7 +115,7 @@ class BlockOptions:
     tie_rule: Literal["lightest_tile", "no_score"] = option(
         "lightest_tile", "tie for lowest pips in a block: lightest single tile wins, or nobody scores")
     blocked_score: BlockedScore = option("opponents_total", "what the winner of a blocked hand scores")
-    target: int | None = option(None, "points to win (default 100)")
+    target: int | None = target_option(None, "points to win (default 100)")
     win_check: Literal["end_of_hand", "immediate"] = option("end_of_hand", "when the target is checked")
     partnerships: bool = option(False, "4 players, seats 0+2 against 1+3, all 28 tiles dealt")
     partnership_block: PartnershipBlock = option(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from boneyard.layout import Layout, Placed, Role
-from boneyard.options import DealSizes, option
+from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     LeadCaller,
     Rules,
@@ -98,7 +98,7 @@ class DoubleBergenOptions:
     spinner_sides_first: bool = option(False, "the spinner's two short ends open only after both long sides are taken")
     end_scoring: Literal["winner_plus_1", "tile_penalty"] = option(
         "winner_plus_1", "round end: the winner scores 1, or everyone loses 1 per tile left in hand (no bonus)")
-    target: int = option(100, "points to win")
+    target: int = target_option(100, "points to win")
     win_check: WinCheck = option("end_of_hand", "when the target is checked: after the hand's scoring, or at once")
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from boneyard.layout import FaceKind
-from boneyard.options import DealSizes, option
+from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import Rules, register
 from boneyard.rules.block import Block, BlockedScore, FirstLead, PartnershipBlock
 from boneyard.state import UNTIL_PLAYABLE, Game, HandSetup
@@ -30,7 +30,7 @@ class DrawOptions:
     tie_rule: Literal["lightest_tile", "no_score"] = option(
         "lightest_tile", "tie for lowest pips in a block: lightest single tile wins, or nobody scores")
     blocked_score: BlockedScore = option("opponents_total", "what the winner of a blocked hand scores")
-    target: int | None = option(None, "points to win (default 100)")
+    target: int | None = target_option(None, "points to win (default 100)")
     win_check: Literal["end_of_hand", "immediate"] = option("end_of_hand", "when the target is checked")
     allow_voluntary_draw: bool = option(False, "a player may draw even when able to play")
     boneyard_reserve: Literal[0, 2] = option(0, "tiles left in the boneyard that may never be drawn")

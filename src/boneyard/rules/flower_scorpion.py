@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from boneyard.errors import OptionError
 from boneyard.layout import Placed
-from boneyard.options import DealSizes, option
+from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     Rules,
     SetupError,
@@ -68,7 +67,7 @@ class FlowerScorpionOptions:
         "smallest_double", "blocked round, step 4: the holder of the smallest double, or the lowest pip total among "
                            "players holding a double (a tie: no winner)")
     score_floor: Literal[0] | None = option(0, "the lowest a score can go (none: scores may go negative)")
-    target: int = option(20, "points to win")
+    target: int = target_option(20, "points to win")
     win_check: WinCheck = option("end_of_hand", "when the target is checked: after the round's scoring, or at once")
 
 
@@ -152,8 +151,6 @@ class FlowerScorpion(Rules):
 
     def configure(self) -> None:
         opts = self.options
-        if opts.target < 1:
-            raise OptionError(f"option 'target' must be at least 1, not {opts.target}")
         self.target = opts.target
         self.immediate_win = opts.win_check == "immediate"
         self.hand_size = family_deal_size(6, self.players, opts.deal_sizes, self.name)

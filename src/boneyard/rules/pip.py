@@ -153,6 +153,7 @@ class Pip(Rules):
     max_players = 7
     draw_mode = ONE_THEN_PASS
     lower_score_wins = True
+    hands_in_game = ROUNDS
 
     def configure(self) -> None:
         opts = self.options

@@ -128,10 +128,10 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 12:
             raise _bad("'players' must be a number of players")
         level = body.get("level", "greedy")
-        given = [{"kind": "human", "name": "You"}] + [{"kind": "computer", "level": level}] * (players - 1)
+        given = [{"kind": "human"}] + [{"kind": "computer", "level": level}] * (players - 1)
     if not isinstance(given, list) or not 1 <= len(given) <= 12:
         raise _bad("'seats' must be a list with one entry per player")
-    seats = []
+    seats: list[Seat] = []
     for index, item in enumerate(given):
         if not isinstance(item, dict):
             raise _bad(f"seat {index}: expected an object {{kind, name, level}}")
@@ -150,10 +150,22 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
         if name is not None and not isinstance(name, str):
             raise _bad(f"seat {index}: name must be a string")
         name = checked_name(name or "", max_name, f"seat {index}")
+        if name.casefold() == "you":  # the table says "You" to each player itself: a name "You" would be two people
+            name = ""
         if not name:
-            name = f"Player {index + 1}" if kind == "human" else f"Computer {index} ({level})"
+            name = default_name(index, kind)
+        taken = next((other for other, seat in enumerate(seats) if seat.name.casefold() == name.casefold()), None)
+        if taken is not None:
+            raise _bad(f"seat {index}: the name {name!r} is already seat {taken}'s; give each player a name of "
+                       "their own", 422)
         seats.append(Seat(name, kind, level))
     return seats
+
+
+def default_name(index: int, kind: str) -> str:
+    """The name of a seat left unnamed: ``Player 1`` for a person, ``Computer 1`` for the computer (its level is
+    shown beside it)."""
+    return f"Player {index + 1}" if kind == "human" else f"Computer {index}"
 
 
 def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limits | None = None) -> FastAPI:
@@ -207,7 +219,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"pips": {str(n): [list(p) for p in spots] for n, spots in PIP_POSITIONS.items()},
-                "pip_radius": PIP_RADIUS, "levels": levels(), "max_message": limits.max_message}
+                "pip_radius": PIP_RADIUS, "levels": levels(), "max_message": limits.max_message,
+                "max_name": limits.max_name}
 
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:

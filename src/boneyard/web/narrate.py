@@ -73,6 +73,11 @@ def _counts(game: Game, first: int = 0) -> list[int | None]:
     return counts
 
 
+def shown(tile: object) -> str:
+    """A tile as the table draws it: a wild half (``W`` in the notation) is a star."""
+    return str(tile).replace("W", "★")
+
+
 def _who(names: list[str], seat: int, viewer: int | None) -> str:
     return "You" if seat == viewer else names[seat]
 
@@ -85,10 +90,10 @@ def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str
     move = event.move
     placed = layout.tiles[number - 1]
     if move.kind == Kind.LEAD:
-        text = f"{who} led {move.tile}"
+        text = f"{who} led {shown(move.tile)}"
     else:
         face = layout.tiles[placed.parent - 1].faces[placed.parent_slot]
-        text = f"{who} played {move.tile} on the {half_text(face.value)}"
+        text = f"{who} played {shown(move.tile)} on the {shown(half_text(face.value))}"
     scored = [f"count {count}"] if count is not None else []
     others = [item for item in event.scoring if item.name != "count"]
     if len(others) == 1 and others[0].points == event.points:
@@ -113,7 +118,7 @@ def _event_text(event: PublicEvent | Event, who: str, layout: Layout, placed: in
         return f"{who} drew a tile"
     if move.kind == Kind.PASS:
         return f"{who} passed"
-    given = "a tile" if move.tile is None else str(move.tile)
+    given = "a tile" if move.tile is None else shown(move.tile)
     return f"{who} gave {given} to the next player"
 
 
@@ -216,7 +221,8 @@ def hand_log(game: Game, seat: int | None) -> list[dict[str, Any]]:
 
 
 def hand_end_text(game: Game, seat: int | None) -> str:
-    """``Hand 2 over (blocked): Computer 1 wins the hand. You score 0, Computer 1 scores 12.``"""
+    """``Hand 2 over (blocked): Computer 1 wins the hand. You score 0, Computer 1 scores 12.`` (a hand the game's
+    end stopped: ``Hand 3 stopped: Ann won the game during it.``)"""
     result = game.hand.result
     assert result is not None
     names = game.names
@@ -224,6 +230,10 @@ def hand_end_text(game: Game, seat: int | None) -> str:
         "you win the hand" if result.winner == seat else f"{names[result.winner]} wins the hand")
     scores = ", ".join(f"{'You score' if index == seat else names[index] + ' scores'} {points}"
                        for index, points in enumerate(result.hand_points))
+    if result.end == "unfinished":  # the game was won during the hand (a target reached at once)
+        who = "the game ended" if game.winner is None else (
+            "you won the game" if game.winner == seat else f"{names[game.winner]} won the game")
+        return f"Hand {game.hand.number} stopped: {who} during it."
     return f"Hand {game.hand.number} over ({result.end}): {winner}. {scores}."
 
 

@@ -78,7 +78,8 @@ SendText = Callable[[str], Awaitable[None]]
 #: The fields of a ``state`` message, in order; those in :data:`SEAT_KEYS` are each connection's
 #: own, the rest are the same for every connection and encoded once per broadcast.
 STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number", "you", "players", "hand", "legal",
-                     "can_draw", "can_pass", "gives", "turn", "direction", "stock", "target", "dice", "pending",
+                     "can_draw", "can_pass", "gives", "turn", "direction", "stock", "target", "hands_in_game",
+                     "lowest_wins", "dice", "pending",
                      "in_hand", "finished", "winner", "table", "hotspots", "history", "last", "can_undo", "summary",
                      "count", "last_tile", "log", "owed")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
@@ -388,13 +389,15 @@ class Room:
                 {"name": names[index], "kind": info.kind,
                  "level": info.level if info.kind == "computer" else None,
                  "claimed": info.token_hash is not None, "score": view.scores[index], "tiles": size,
-                 "connected": index in connected}
+                 "connected": index in connected, "side": sorted(game.rules.score_seats(index))}
                 for index, (info, size) in enumerate(zip(self.seats, view.hand_sizes, strict=True))
             ],
             "turn": view.turn if in_hand else None,
             "direction": view.direction,
             "stock": view.stock_count,
             "target": view.target,
+            "hands_in_game": game.rules.hands_in_game,
+            "lowest_wins": game.rules.lower_score_wins,
             "dice": None if dice is None or (not in_hand and not game.log) else
             {"flower": list(dice.flower), "scorpion": list(dice.scorpion)},
             "pending": [list(pair) for pair in view.pending] if in_hand else [],

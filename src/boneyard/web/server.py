@@ -24,7 +24,7 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
     (the lobby when ``variant`` is None): seat 0 is you, the others are ``ai`` levels."""
     import uvicorn
 
-    from boneyard.web.app import create_app
+    from boneyard.web.app import create_app, default_name
     from boneyard.web.limits import Limits, server_config
     from boneyard.web.rooms import Seat
     from boneyard.web.store import default_url, sqlite_path
@@ -37,11 +37,11 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
         cls = find_variant(variant)
         options = non_defaults(parse_assignments(cls.Options, option_assignments))
         levels = split_specs(ai) or ["greedy"]
-        seats = [Seat("You", "human")]
+        seats = [Seat(default_name(0, "human"), "human")]
         for index in range(1, players):
             level = levels[min(index - 1, len(levels) - 1)]
             make_player(level)  # a bad level is an error now, not in the browser
-            seats.append(Seat(f"Computer {index} ({level})", "computer", level))
+            seats.append(Seat(default_name(index, "computer"), "computer", level))
         room = app.state.rooms.create(cls.name, seats, options, hot_seat=True)
         path = f"/game/{room.id}"
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -37,6 +37,11 @@ function says(name, isYou, verb) {
   return isYou ? `You ${verb}` : `${name} ${verb}s`;
 }
 
+/** A tile or a move as the table shows it: a wild half (W in the notation) is drawn as a star. */
+function shown(text) {
+  return text.replace(/W/g, "★");
+}
+
 function signed(points) {
   return `${points > 0 ? "+" : ""}${points}`;
 }
@@ -55,6 +60,8 @@ function applySpeed() {
 }
 
 let meta = null;
+/** The session key of a record loaded from a file and watched as a replay (``/replay/file``). */
+const REPLAY_FILE = "boneyard-replay-file";
 let variants = [];
 
 // ------------------------------------------------------------------ routing
@@ -72,7 +79,13 @@ async function route() {
   } else if ((match = path.match(/^\/replay\/([\w-]+)$/))) {
     show("replay-view");
     try {
-      startReplay(await api(`/api/games/${match[1]}/replay`));
+      if (match[1] === "file") {  // a record loaded from a file: this tab keeps it
+        const text = sessionStorage.getItem(REPLAY_FILE);
+        if (text === null) throw new Error("This replay came from a file: load the file again from the lobby.");
+        startReplay(await api("/api/replay", { method: "POST", body: JSON.stringify({ record: text }) }));
+      } else {
+        startReplay(await api(`/api/games/${match[1]}/replay`));
+      }
     } catch (error) {
       $("#replay-event").textContent = error.message;
     }
@@ -84,6 +97,7 @@ async function route() {
 
 function go(path) {
   history.pushState(null, "", path);
+  window.scrollTo(0, 0);  // a new page opens at its top (the lobby may have been scrolled to its button)
   route();
 }
 
@@ -117,21 +131,28 @@ function seatRow(index) {
   const kind = h("select", { class: "seat-kind", "aria-label": `seat ${index + 1} is played by` },
     h("option", { value: "human", text: "human" }), h("option", { value: "computer", text: "computer" }));
   kind.value = index === 0 ? "human" : "computer";
-  const name = h("input", { class: "seat-name", "aria-label": `seat ${index + 1} name`, maxlength: 30,
-    value: index === 0 ? "You" : "" , placeholder: `Player ${index + 1}` });
-  const sync = () => { level.hidden = kind.value !== "computer"; };
+  const name = h("input", { class: "seat-name", "aria-label": `seat ${index + 1} name`,
+    maxlength: meta.max_name, value: "" });
+  const sync = () => {
+    level.hidden = kind.value !== "computer";
+    name.placeholder = kind.value === "computer" ? `Computer ${index}` : `Player ${index + 1}`;  // the server's default
+  };
   kind.addEventListener("change", sync);
   sync();
   return h("div", { class: "seat-row" }, h("span", { text: `Seat ${index + 1}` }), name, kind, level);
 }
 
-function renderVariantForm() {
+function renderVariantForm(event) {
   const variant = variants.find((v) => v.name === $("#variant").value);
   const players = $("#players");
   players.min = variant.min_players;
   players.max = variant.max_players;
-  const count = Math.min(Math.max(Number(players.value) || 2, variant.min_players), variant.max_players);
-  players.value = count;
+  const typed = Number(players.value);
+  const typing = event?.type === "input";
+  // while the count is typed, the rows follow a count in range and the field is left as typed
+  if (typing && !(Number.isInteger(typed) && typed >= variant.min_players && typed <= variant.max_players)) return;
+  const count = Math.min(Math.max(typed || 2, variant.min_players), variant.max_players);
+  if (!typing) players.value = count;
   const seats = $("#seats");
   while (seats.children.length > count) seats.lastChild.remove();
   while (seats.children.length < count) seats.append(seatRow(seats.children.length));
@@ -205,12 +226,18 @@ async function loadRecordFile(asReplay) {
   try {
     if (asReplay) {
       const data = await api("/api/replay", { method: "POST", body: JSON.stringify({ record: text }) });
+      try {
+        sessionStorage.setItem(REPLAY_FILE, text);
+      } catch {
+        sessionStorage.removeItem(REPLAY_FILE);  // too large to keep: a reload asks for the file again
+      }
       history.pushState(null, "", "/replay/file");
+      window.scrollTo(0, 0);
       show("replay-view");
       startReplay(data);
     } else {
       const game = await api("/api/records", { method: "POST", body: JSON.stringify({ record: text }) });
-      go(`/game/${game.id}`);
+      go(game.finished ? `/replay/${game.id}` : `/game/${game.id}`);  // a finished game has nothing to play on
     }
   } catch (error) {
     $("#load-error").textContent = error.message;
@@ -220,7 +247,7 @@ async function loadRecordFile(asReplay) {
 // ------------------------------------------------------------------ the table
 const table = {
   id: null, socket: null, state: null, selected: null, active: 0, placed: 0, version: -1, retry: null,
-  choosing: null, hint: null,
+  choosing: null, hint: null, moved: null,
 };
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
@@ -238,9 +265,16 @@ function send(message) {
   if (table.socket && table.socket.readyState === WebSocket.OPEN) table.socket.send(JSON.stringify(message));
 }
 
+/** Send a move, once per position: a double click or a second key press before the table answers sends nothing. */
+function sendMove(move) {
+  if (table.moved === table.version) return;
+  table.moved = table.version;
+  send({ type: "move", move });
+}
+
 function openGame(id) {
   if (table.id !== id) {
-    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1 });
+    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null });
     $("#summary").hidden = true;
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -263,8 +297,9 @@ function openGame(id) {
     } else if (message.type === "hint") {
       table.hint = message;
       if (message.tile) selectTile(message.tile, message.move);
-      $("#status").textContent = `Hint: ${message.tile ? `play ${message.tile} (lit on the table)` : message.move} — ${message.reason}`;
+      $("#status").textContent = `Hint: ${message.tile ? `play ${shown(message.tile)} (lit on the table)` : shown(message.move)} — ${message.reason}`;
     } else if (message.type === "error") {
+      table.moved = null;  // the move was refused: the player may send another from the same position
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey(id));
         if (table.state) autoClaim(table.state);
@@ -324,16 +359,40 @@ function renderTable(fresh = Infinity) {
   });
 }
 
+/** The teams of a partnership game (each a list of seats), or null where everyone plays alone. */
+function teams(state) {
+  if (!state.players.some((player) => (player.side || []).length > 1)) return null;
+  const found = [];
+  for (const player of state.players) {
+    if (!found.some((side) => side[0] === player.side[0])) found.push(player.side);
+  }
+  return found;
+}
+
+/** "You win", "Ann wins", "You and Zoë win": the seat's side (its partners too) and the verb. */
+function sideSays(state, seat, verb) {
+  const side = state.players[seat]?.side || [seat];
+  const names = side.map((s) => (s === state.you ? "You" : state.players[s].name));
+  if (names.length === 1) return says(names[0], side[0] === state.you, verb);
+  const you = names.indexOf("You");
+  if (you > 0) names.unshift(...names.splice(you, 1));
+  return `${names.join(" and ")} ${verb}`;
+}
+
 function playerChip(state, player, seat) {
   const you = seat === state.you;
+  const sides = teams(state);
+  const team = sides ? sides.findIndex((side) => side.includes(seat)) + 1 : 0;
   const turn = seat === state.turn;
   const backs = you ? null : h("span", { class: "backs", "aria-hidden": "true" },
     Array.from({ length: Math.min(player.tiles, 12) }, () => backSvg()));
   return h("li", {
     class: ["player", turn ? "turn" : "", you ? "you" : ""].join(" "), "data-seat": seat,
-    "aria-label": `${player.name}${you ? " (you)" : ""}: ${player.score} points, ${plural(player.tiles, "tile")}${turn ? ", on turn" : ""}`,
+    "aria-label": `${player.name}${you ? " (you)" : ""}${team ? `, team ${team}` : ""}: ${player.score} points, ${plural(player.tiles, "tile")}${turn ? ", on turn" : ""}`,
   },
   h("span", { class: "name", text: `${turn ? "▶ " : ""}${player.name}${you && player.name !== "You" ? " (you)" : ""}` }),
+  team ? h("span", { class: `team team-${team}`, title: `team ${team}: ${sides[team - 1].map((s) => state.players[s].name).join(" and ")}`,
+    text: `Team ${team}` }) : null,
   h("span", { class: "score", "data-seat": seat, text: `${player.score}` }),
   backs,
   h("span", { class: "tiles", "data-count": player.tiles, text: plural(player.tiles, "tile") }),
@@ -345,8 +404,9 @@ function playerChip(state, player, seat) {
 function renderInfo() {
   const state = table.state;
   $("#game-title").textContent = state.title;
-  const facts = [`Hand ${state.hand_number}`];
+  const facts = [state.hands_in_game ? `Round ${state.hand_number} of ${state.hands_in_game}` : `Hand ${state.hand_number}`];
   if (state.target !== null) facts.push(`Target ${state.target}`);
+  if (state.lowest_wins) facts.push("lowest total wins");
   if (state.dice) facts.push(`Flower ${state.dice.flower.join("+")} · Scorpion ${state.dice.scorpion.join("+")}`);
   if (state.variant === "pip" && state.players.length > 2) facts.push(state.direction > 0 ? "Clockwise ↻" : "Counter-clockwise ↺");
   for (const owed of state.owed) {
@@ -366,12 +426,18 @@ function renderInfo() {
   $("#draw").hidden = !state.can_draw;
   $("#pass").hidden = !state.can_pass;
   $("#hint").hidden = !myTurn;
-  $("#undo").hidden = !state.can_undo;
+  $("#undo").hidden = !state.can_undo || !state.in_hand;  // at a hand's end the summary offers it
   let status;
   if (state.finished) status = "The game is over.";
   else if (!state.in_hand) status = "The hand is over.";
   else if (state.you === null) status = `Watching — ${state.players[state.turn].name} to play.`;
-  else if (myTurn) status = state.gives.length ? "Your turn: choose a tile to give to the next player." : state.can_draw ? "Your turn: no tile fits, draw." : state.can_pass ? "Your turn: no move, pass." : "Your turn: pick a tile.";
+  else if (myTurn) {
+    const fits = state.hotspots.length > 0;
+    status = state.gives.length ? "Your turn: choose a tile to give to the next player."
+      : fits && state.can_draw ? "Your turn: pick a tile (or draw)."
+        : state.can_draw ? "Your turn: no tile fits, draw."
+          : state.can_pass ? "Your turn: no move, pass." : "Your turn: pick a tile.";
+  }
   else status = `${state.players[state.turn].name} is thinking…`;
   $("#status").textContent = status;
   renderLog(state.log);
@@ -403,10 +469,10 @@ function renderHand() {
       class: ["hand-tile", playable ? "playable" : "", table.selected === tile ? "selected" : ""].join(" "),
       "data-tile": tile, "aria-label": `tile ${tile}${playable ? "" : " (does not fit now)"}`,
       "aria-pressed": table.selected === tile ? "true" : "false", draggable: playable ? "true" : "false",
-      onclick: () => (state.gives.includes(tile) ? send({ type: "move", move: `give ${tile}` }) : selectTile(tile)),
+      onclick: () => (state.gives.includes(tile) ? sendMove(`give ${tile}`) : selectTile(tile)),
       ondblclick: () => {
         const only = myHotspots(tile);
-        if (only.length === 1 && only[0].moves.length === 1) send({ type: "move", move: only[0].moves[0] });
+        if (only.length === 1 && only[0].moves.length === 1) sendMove(only[0].moves[0]);
       },
       onfocus: () => { if (playable && table.selected !== tile) selectTile(tile, null, false); },
       onkeydown: (event) => handKey(event, tile),
@@ -424,8 +490,8 @@ function markSelection() {
     button.setAttribute("aria-pressed", selected ? "true" : "false");
   }
   $("#chooser").replaceChildren(...(table.choosing ? [h("span", { text: "Which way round? " }),
-    ...table.choosing.moves.map((move) => h("button", { onclick: () => send({ type: "move", move }),
-      text: `${move} (leaves ${move.split("@")[0].split("-")[1]} open)` }))] : []));
+    ...table.choosing.moves.map((move) => h("button", { onclick: () => sendMove(move), "data-move": move,
+      text: `Leave ${shown(move.split("@")[0].split("-")[1])} open` }))] : []));
 }
 
 function selectTile(tile, move = null, focusHand = true) {
@@ -460,7 +526,7 @@ function handKey(event, tile) {
     describeActive();
   } else if (event.key === "Enter" || event.key === " ") {
     event.preventDefault();
-    if (table.state.gives.includes(tile)) { send({ type: "move", move: `give ${tile}` }); return; }
+    if (table.state.gives.includes(tile)) { sendMove(`give ${tile}`); return; }
     if (table.selected !== tile) { selectTile(tile); return; }
     if (spots.length) playSpot(spots[table.active] || spots[0]);
   } else if (event.key === "Escape") {
@@ -472,7 +538,7 @@ function handKey(event, tile) {
 
 function playSpot(spot) {
   if (spot.moves.length === 1) {
-    send({ type: "move", move: spot.moves[0] });
+    sendMove(spot.moves[0]);
   } else {
     table.choosing = spot;
     markSelection();
@@ -489,7 +555,7 @@ function renderSummary() {
   const you = state.you;
   const winner = (seat, what) => (seat === null ? `nobody ${what}s` : says(seat === you ? "You" : names[seat], seat === you, what));
   const title = summary.game_over
-    ? `Game over — ${summary.game_winner !== null ? winner(summary.game_winner, "win") : "a draw"}`
+    ? `Game over — ${summary.game_winner !== null ? sideSays(state, summary.game_winner, "win") : "a draw"}`
     : `Hand ${summary.hand_number} over (${summary.end}) — ${winner(summary.winner, "win")} the hand`;
   const rows = names.map((name, seat) => h("tr", { "data-seat": seat },
     h("th", { text: seat === you ? "You" : name }),
@@ -507,7 +573,9 @@ function renderSummary() {
         h("a", { class: "button", href: `/api/games/${state.game}/record`, download: "", text: "Download the record" }),
         h("a", { class: "button", href: "/", text: "Back to the lobby" })]
       : you !== null
-        ? h("button", { id: "next-hand", onclick: () => send({ type: "next_hand" }), text: "Next hand" })
+        ? [h("button", { id: "next-hand", onclick: () => send({ type: "next_hand" }), text: "Next hand" }),
+          state.can_undo ? h("button", { id: "summary-undo", onclick: () => send({ type: "undo" }),
+            text: "Undo the last move" }) : null]
         : h("p", { text: "Waiting for a player to deal the next hand." }));
   box.replaceChildren(h("div", { class: "panel", role: "dialog", "aria-labelledby": "summary-title" },
     h("h2", { id: "summary-title", text: title }),
@@ -516,7 +584,7 @@ function renderSummary() {
         h("tbody", {}, rows))),
     actions));
   // a hook for add-ons (the game review): the actions row is #summary-actions
-  document.dispatchEvent(new CustomEvent("boneyard:summary", { detail: { game: state.game, summary, actions } }));
+  document.dispatchEvent(new CustomEvent("boneyard:summary", { detail: { game: state.game, summary, actions, you } }));
   const next = $("#next-hand");
   if (next) next.focus({ preventScroll: true });
 }
@@ -582,12 +650,13 @@ async function start() {
   $("#variant").replaceChildren(...variants.map((v) => h("option", { value: v.name, text: v.title })));
   $("#variant").addEventListener("change", renderVariantForm);
   $("#players").addEventListener("change", renderVariantForm);
+  $("#players").addEventListener("input", renderVariantForm);
   renderVariantForm();
   $("#new-game").addEventListener("submit", createGame);
   $("#load-record").addEventListener("click", () => loadRecordFile(false));
   $("#view-record").addEventListener("click", () => loadRecordFile(true));
-  $("#draw").addEventListener("click", () => send({ type: "move", move: "draw" }));
-  $("#pass").addEventListener("click", () => send({ type: "move", move: "pass" }));
+  $("#draw").addEventListener("click", () => sendMove("draw"));
+  $("#pass").addEventListener("click", () => sendMove("pass"));
   $("#hint").addEventListener("click", () => send({ type: "hint" }));
   $("#undo").addEventListener("click", () => send({ type: "undo" }));
   for (const [id, icon] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {

@@ -46,12 +46,9 @@ function addStyle() {
 
 // ------------------------------------------------------------------ game over: a Review button
 document.addEventListener("boneyard:summary", (event) => {
-  const { game, summary, actions } = event.detail;
+  const { game, summary, actions, you } = event.detail;
   if (!summary.game_over || !actions || actions.querySelector(".review-link")) return;
-  // the player's own seat is the summary row headed "You" (a spectator gets seat 0)
-  const own = [...document.querySelectorAll("#summary tr[data-seat]")]
-    .find((row) => row.querySelector("th")?.textContent === "You");
-  const seat = own ? own.dataset.seat : "0";
+  const seat = you ?? 0;  // the player's own seat (a spectator reviews seat 0)
   actions.prepend(node("a", { class: "button review-link", href: `/replay/${game}#review-${seat}`, text: "Review" }));
 });
 
@@ -59,6 +56,8 @@ document.addEventListener("boneyard:summary", (event) => {
 async function recordBody() {
   const match = window.location.pathname.match(/^\/replay\/([\w-]+)$/);
   if (match && match[1] !== "file") return { game_id: match[1] };
+  const kept = sessionStorage.getItem("boneyard-replay-file");  // app.js's REPLAY_FILE: the loaded record
+  if (kept !== null) return { record: kept };
   const input = document.getElementById("record-file");
   const file = input && input.files[0];
   if (!file) throw new Error("the record of this replay is no longer at hand: load it again");

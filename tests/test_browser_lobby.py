@@ -1,0 +1,126 @@
+"""The lobby and the table as people meet them (marker ``browser``): a player count typed, the page opened at its
+top, teams shown, one move per click, the status of an optional draw, a replay from a file that survives a
+reload, and the undo offered at a hand's end."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import boneyard
+from boneyard import record
+from boneyard.moves import Kind
+from boneyard.view import SeatView
+from tests.test_browser import Server, browser, gesture_table, my_moves, open_page, server, version, wait_for_my_move
+from tests.test_browser_fit import find_position, seat_table
+
+pytestmark = pytest.mark.browser
+__all__ = ["browser", "server"]  # the fixtures, shared with tests.test_browser
+
+
+def phone(browser: Any, url: str) -> Any:
+    return open_page(browser, url, browser.new_context(viewport={"width": 390, "height": 844}))
+
+
+def test_a_typed_player_count_a_single_click_and_the_table_opens_at_its_top(server: Server, browser: Any) -> None:
+    page = phone(browser, server.url + "/")
+    page.select_option("#variant", "block")
+    page.fill("#players", "4")  # typed, not yet left: the seats follow at once
+    assert page.locator("#seats .seat-row").count() == 4
+    assert page.locator("#seats .seat-name").first.get_attribute("placeholder") == "Player 1"
+    assert page.locator("#seats .seat-name").nth(2).get_attribute("placeholder") == "Computer 2"
+    page.click("text=Rule options")
+    page.check("#opt-partnerships")
+    page.locator("#create").scroll_into_view_if_needed()
+    assert page.evaluate("() => window.scrollY") > 0
+    page.click("#create")  # one click creates the game
+    page.wait_for_url("**/game/*", timeout=10000)
+    page.wait_for_selector("#table-players .player.you")
+    assert page.evaluate("() => window.scrollY") == 0  # the title and the scores are in sight
+    assert page.locator("#game-title").is_visible()
+    teams = [page.locator(f'#table-players .player[data-seat="{seat}"] .team').inner_text() for seat in range(4)]
+    assert teams == ["Team 1", "Team 2", "Team 1", "Team 2"]
+    names = [page.locator(f'#table-players .player[data-seat="{seat}"] .name').inner_text().lstrip("▶ ")
+             for seat in range(4)]
+    assert names == ["Player 1 (you)", "Computer 1", "Computer 2", "Computer 3"]
+    page.context.close()
+
+
+def test_a_double_click_on_a_lit_end_sends_one_move(server: Server, browser: Any) -> None:
+    sent: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.on("page", lambda page: page.on("websocket", lambda socket: socket.on(
+        "framesent", lambda frame: sent.append(str(frame)))))
+    page, game_id, single, _ = gesture_table(server, browser, context)
+    before = my_moves(server, game_id)
+    page.locator(f'#hand .hand-tile[data-tile="{single}"]').click()
+    page.locator("#table .hotspot").first.dblclick()
+    wait_for_my_move(server, game_id, len(before))
+    page.wait_for_timeout(400)
+    assert len(my_moves(server, game_id)) == len(before) + 1
+    assert sum('"type":"move"' in frame for frame in sent) == 1  # the second click sent nothing
+    assert "not yours" not in page.inner_text("#status")
+    page.context.close()
+
+
+def test_an_optional_draw_beside_a_tile_that_fits(server: Server, browser: Any) -> None:
+    options = {"allow_voluntary_draw": True}
+    for seed in range(100):
+        game = boneyard.new_game("draw", 2, seed=seed, options=options, names=["You", "Computer 1"])
+        rng = random.Random(seed)
+        while game.in_hand and not (game.turn == 0 and game.layout.tiles and any(
+                move.kind == Kind.DRAW for move in game.legal_moves()) and any(
+                move.is_placement for move in game.legal_moves())):
+            game.apply(rng.choice(game.legal_moves()))
+        if game.in_hand:
+            break
+    assert game.in_hand and SeatView(game, 0).legal_moves()
+    page = open_page(browser, f"{server.url}/game/{seat_table(server, record.to_record(game))}")
+    page.wait_for_selector("#table-players .player.you.turn")
+    page.wait_for_selector("#status >> text=Your turn: pick a tile (or draw).")
+    assert page.locator("#draw").is_visible() and page.locator("#hand .hand-tile.playable").count() >= 1
+    page.context.close()
+
+
+def test_a_replay_loaded_from_a_file_comes_back_after_a_reload(server: Server, browser: Any, tmp_path: Path) -> None:
+    game = boneyard.new_game("block", 2, seed=3, names=["Ann", "Bob"])
+    rng = random.Random(3)
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+            continue
+        game.apply(rng.choice(game.legal_moves()))
+    path = tmp_path / "ann-bob.boneyard.json"
+    path.write_text(json.dumps(record.to_record(game)), encoding="utf-8")
+    page = open_page(browser, server.url + "/")
+    page.set_input_files("#record-file", str(path))
+    page.click("#view-record")
+    page.wait_for_selector("#replay-event >> text=leads")
+    title = page.inner_text("#replay-title")
+    assert "Ann, Bob" in title and page.url.endswith("/replay/file")
+    page.reload()
+    page.wait_for_selector("#replay-event >> text=leads")
+    assert page.inner_text("#replay-title") == title
+    page.click("#replay-last")
+    assert "Hand over" in page.inner_text("#replay-end")
+    page.context.close()
+
+
+def test_the_undo_at_a_hand_s_end_is_in_the_summary(server: Server, browser: Any) -> None:
+    data = find_position("draw", 2, lambda g: not g.in_hand and g.hand.result is not None
+                         and g.hand.result.winner == 0 and not g.finished)
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#summary-title >> text=You win the hand")
+    assert not page.locator("#undo").is_visible()  # not behind the summary
+    seen = version(page)
+    page.click("#summary-undo")
+    page.wait_for_function("(v) => Number(document.body.dataset.version) !== v", arg=seen, timeout=20000)
+    page.wait_for_selector("#summary", state="hidden")
+    page.wait_for_selector("#table-players .player.you.turn")
+    assert server.get(f"/api/games/{game_id}")["status"] == "running"
+    page.context.close()
