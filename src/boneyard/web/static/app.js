@@ -553,10 +553,10 @@ function renderSummary() {
   box.hidden = false;
   const names = summary.names;
   const you = state.you;
-  const winner = (seat, what) => (seat === null ? `nobody ${what}s` : says(seat === you ? "You" : names[seat], seat === you, what));
   const title = summary.game_over
     ? `Game over — ${summary.game_winner !== null ? sideSays(state, summary.game_winner, "win") : "a draw"}`
-    : `Hand ${summary.hand_number} over (${summary.end}) — ${winner(summary.winner, "win")} the hand`;
+    : `Hand ${summary.hand_number} over (${summary.end}) — ${summary.winner === null ? "nobody wins"
+      : sideSays(state, summary.winner, "win")} the hand`;
   const rows = names.map((name, seat) => h("tr", { "data-seat": seat },
     h("th", { text: seat === you ? "You" : name }),
     h("td", {}, h("div", { class: "summary-hand" }, summary.hands[seat].length
