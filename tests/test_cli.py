@@ -107,6 +107,9 @@ def test_simulate_json_keys_and_reproducibility_across_workers() -> None:
     (["simulate", "chess"], "unknown variant 'chess'"),
     (["simulate", "block", "--option", "target"], "expected KEY=VALUE"),
     (["simulate", "block", "--option", "tie_rule=coin"], "option 'tie_rule': 'coin' is not allowed"),
+    (["play", "draw", "--web", "--save", "x.json"], "--save is for the terminal"),
+    (["play", "block", "--players", "0"], "block is for 2 to 4 players, not 0"),
+    (["play", "block", "--seed", "-3"], "the seed must be a whole number from 0 to 2^63 - 1, not -3"),
     (["simulate", "block", "--option", "target=0"], "option 'target': 0 is not a whole number from 1 to 1,000,000"),
     (["simulate", "all-fives", "--option", "target=999999999999999999999"], "is not a whole number from 1 to"),
     (["simulate", "flower-scorpion", "--option", "score_floor=5"],
@@ -241,7 +244,7 @@ def test_resuming_a_finished_game_says_so_and_leaves_the_file_alone(tmp_path: Pa
 
 
 @pytest.mark.parametrize("extra,named", [
-    (["block"], "a variant"), (["--players", "3"], "--players"), (["-o", "target=50"], "--option"),
+    (["block"], "takes no variant"), (["--players", "3"], "--players"), (["-o", "target=50"], "--option"),
     (["--seed", "0"], "--seed"), (["--ai", "random"], "--ai"),
 ])
 def test_resume_refuses_settings_it_would_ignore(tmp_path: Path, extra: list[str], named: str) -> None:

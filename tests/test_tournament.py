@@ -74,6 +74,19 @@ def test_round_robin_meets_every_pair_and_gauntlet_only_the_first() -> None:
     assert matches(small(players=players, seats=3, format="gauntlet")) == [(0, 1, 1), (0, 2, 2)]
 
 
+def test_a_partnership_gauntlet_seats_the_first_player_with_itself() -> None:
+    # partners share a side: the first player's partner seat is its own, so each match is side against side
+    settings = make_settings("block", ["greedy", "random"], seats=4, format="gauntlet", games=4,
+                             options={"partnerships": True})
+    assert matches(settings) == [(0, 1, 0, 1)]
+    outcome = run_tournament(settings, workers=1)
+    for record in outcome.records:
+        sides = {frozenset(record["seats"][seat] for seat in side) for side in ((0, 2), (1, 3))}
+        assert sides == {frozenset({0}), frozenset({1})}
+    rows = {row["player"]: row for row in report(outcome)["table"]}
+    assert rows["greedy"]["wins"] + rows["random"]["wins"] == len(outcome.records)
+
+
 def test_rotation_puts_every_player_in_every_seat_equally_often() -> None:
     settings = small(players=["random", "greedy", "tests.test_tournament:first_mover"], seats=3, games=6)
     outcome = run_tournament(settings, workers=1)
@@ -125,6 +138,10 @@ def test_bad_settings_are_refused_with_the_reason() -> None:
         make_settings("block", ["random", "tests.test_tournament:missing"])
     with pytest.raises(BoneyardError, match="unknown option"):
         make_settings("block", ["random", "greedy"], options={"spinner": True})
+    with pytest.raises(TournamentError, match="the seed must be a whole number from 0 to 2\\^63 - 1, not -1"):
+        make_settings("block", ["random", "greedy"], seed=-1)
+    with pytest.raises(TournamentError, match="games must be a whole number from 1 to 10,000,000"):
+        make_settings("block", ["random", "greedy"], games=10**8)
 
 
 def test_callable_players_get_a_seed_when_they_take_one() -> None:

@@ -28,8 +28,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import boneyard
 from boneyard import record
+from boneyard.chance import MAX_SEED
 from boneyard.errors import BoneyardError
-from boneyard.web.app import MAX_SEED, create_app
+from boneyard.web.app import create_app
 from boneyard.web.limits import Limits, TokenBucket, server_config
 from tests.web_live import LiveServer, Message, sit
 
@@ -185,6 +186,31 @@ def test_play_in_the_browser_serves_with_the_limits_at_a_hot_seat_table(db: str,
     hot_seat = [room.hot_seat for room in rooms.rooms.values()]
     config.app.state.store.dispose()  # type: ignore[union-attr]
     assert hot_seat == [True]
+
+
+def test_play_in_the_browser_takes_a_name_a_seed_and_a_record_to_resume(db: str, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from boneyard import record
+    from boneyard.web.server import play_in_browser
+
+    served: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: served.append(server.config))
+    play_in_browser("draw", 2, [], "random", db_url=db, open_browser=False, seed=7, name="Ann")
+    rooms = served[0].app.state.rooms  # type: ignore[union-attr]
+    (room,) = rooms.rooms.values()
+    assert [seat.name for seat in room.seats] == ["Ann", "Computer 1"] and room.seed == 7
+    room.game.apply(room.game.legal_moves()[0])
+    saved = tmp_path / "ann.boneyard.json"
+    record.save(room.game, saved, meta={"human_seat": 0, "ai": {"1": "heuristic"}})
+    served[0].app.state.store.dispose()  # type: ignore[union-attr]
+    play_in_browser(None, 2, [], "greedy", db_url=db, open_browser=False, resume=saved)
+    resumed = [room for room in served[1].app.state.rooms.rooms.values()]  # type: ignore[union-attr]
+    served[1].app.state.store.dispose()  # type: ignore[union-attr]
+    assert len(resumed) == 1 and len(resumed[0].game.hand.events) >= 1
+    assert [(seat.name, seat.kind, seat.level) for seat in resumed[0].seats][1] == ("Computer 1", "computer",
+                                                                                    "heuristic")
 
 
 # ---------------------------------------------------------------------------- sizes

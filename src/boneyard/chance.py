@@ -28,6 +28,14 @@ if TYPE_CHECKING:
     from boneyard.tiles import Tile
 
 MASK64 = (1 << 64) - 1
+MAX_SEED = 2**63 - 1  #: the largest seed a game takes (records, the web table's signed 64-bit column, the commands)
+
+
+def seed_error(seed: object) -> str | None:
+    """Why ``seed`` is not a seed (a whole number from 0 to :data:`MAX_SEED`), or ``None`` where it is one."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        return f"the seed must be a whole number from 0 to 2^63 - 1, not {seed!r}"
+    return None
 _T = TypeVar("_T")
 
 

@@ -36,6 +36,14 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def check_seed(seed: int | None) -> None:
+    """A seed given on the command line must be one a record and the web table can keep."""
+    from boneyard.chance import seed_error
+
+    if seed is not None and (wrong := seed_error(seed)) is not None:
+        raise OptionError(wrong)
+
+
 def _options(variant: str, assignments: list[str]) -> dict[str, Any]:
     cls = find_variant(variant)
     parsed = parse_assignments(cls.Options, assignments)
@@ -113,11 +121,11 @@ def play(
 
     try:
         if web:
-            _play_web(variant, players or 2, option or [], ai or "greedy")
+            _play_web(variant, players, seed, option, ai, name, resume, save)
             return
         session = _resume_session(resume, save, force, variant, players, seed, option, ai, name) \
-            if resume is not None else _new_session(variant, players or 2, seed, option or [], save, force,
-                                                    ai or "greedy", name or "You")
+            if resume is not None else _new_session(variant, 2 if players is None else players, seed, option or [],
+                                                    save, force, ai or "greedy", name or "You")
         if session is None:
             return
     except (BoneyardError, SaveError) as error:
@@ -140,6 +148,7 @@ def _new_session(variant: str | None, players: int, seed: int | None, option: li
 
     if variant is None:
         fail("name a variant to play (see `boneyard variants`) or give --resume FILE")
+    check_seed(seed)
     rules = make_rules(variant, players, _options(variant, option))
     levels = computer_levels(ai, players - 1, players)
     if save is not None:
@@ -162,11 +171,7 @@ def _resume_session(resume: Path, save: Path | None, force: bool, variant: str |
     from boneyard.chance import HandChance
     from boneyard.terminal import check_save_path, result_line, resume_levels, start_session
 
-    given = [flag for flag, value in (("a variant", variant), ("--players", players), ("--seed", seed),
-                                      ("--option", option), ("--ai", ai), ("--name", name)) if value not in (None, [])]
-    if given:
-        raise OptionError(f"--resume continues the game as recorded in {resume}; it takes no "
-                          f"{' or '.join(given)} (start a new game for other settings)")
+    refuse_with_resume(resume, variant, players, seed, option, ai, name)
     data = record.load(resume)
     try:
         game = record.replay(data)
@@ -184,12 +189,32 @@ def _resume_session(resume: Path, save: Path | None, force: bool, variant: str |
     return start_session(game, levels, human, target)
 
 
-def _play_web(variant: str | None, players: int, option: list[str], ai: str) -> None:
+def refuse_with_resume(resume: Path, variant: str | None, players: int | None, seed: int | None,
+                       option: list[str] | None, ai: str | None, name: str | None) -> None:
+    """``--resume`` takes the game's settings from its record: any other given is refused, naming it."""
+    given = [flag for flag, value in (("variant", variant), ("--players", players), ("--seed", seed),
+                                      ("--option", option), ("--ai", ai), ("--name", name)) if value not in (None, [])]
+    if given:
+        raise OptionError(f"--resume continues the game as recorded in {resume}; it takes no "
+                          f"{' or '.join(given)} (start a new game for other settings)")
+
+
+def _play_web(variant: str | None, players: int | None, seed: int | None, option: list[str] | None,
+              ai: str | None, name: str | None, resume: Path | None, save: Path | None) -> None:
+    if save is not None:
+        raise OptionError("--save is for the terminal: the web table keeps its games in its own database (named "
+                          "when it starts), and offers each game's record for download at its end")
+    if resume is not None:
+        refuse_with_resume(resume, variant, players, seed, option, ai, name)
+    elif variant is not None:
+        make_rules(variant, 2 if players is None else players, _options(variant, option or []))  # checked here
+    check_seed(seed)
     try:
         from boneyard.web.server import play_in_browser  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         fail("the web table needs the web extra: pip install 'boneyard[web]'")
-    play_in_browser(variant, players, option, ai)
+    play_in_browser(variant, 2 if players is None else players, option or [], ai or "greedy", seed=seed, name=name,
+                    resume=resume)
 
 
 @app.command()
@@ -320,8 +345,11 @@ def simulate(
     assert isinstance(stats, list)
     for row in stats:
         low, high = row["ci95"]
-        levels.add_row(str(row["ai"]), str(row["games"]), str(row["wins"]), f"{row['win_rate']:.1%}",
-                       f"{low:.1%} – {high:.1%}")
+        if row["games"]:
+            levels.add_row(str(row["ai"]), str(row["games"]), str(row["wins"]), f"{row['win_rate']:.1%}",
+                           f"{low:.1%} – {high:.1%}")
+        else:  # on every side of every game: nothing to say of its strength
+            levels.add_row(str(row["ai"]), "0", "—", "—", "on every side")
     console.print(levels)
     console.print(f"{result['hands']} hands ({result['blocked_hands']} blocked), {result['moves']} moves, "
                   f"{result['games_per_second']:.0f} games/s")

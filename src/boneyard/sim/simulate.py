@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from boneyard.chance import game_seed
+from boneyard.chance import game_seed, seed_error
 from boneyard.errors import OptionError
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import make_rules
@@ -80,6 +80,8 @@ def rotations(specs: Sequence[str], players: int) -> list[int]:
 
 
 BACKENDS = ("local", "ray")
+#: the most games (or deals) one run plays: days of play, and the list of jobs still fits in memory
+MAX_GAMES = 10_000_000
 
 
 def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str | Sequence[str] | None = None,
@@ -95,6 +97,10 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     finish; the results never depend on the backend, the workers or the order games finish in."""
     rules = make_rules(variant, players, options)  # validate before forking
     used = engine_for(rules, engine)
+    if not 1 <= games <= MAX_GAMES:
+        raise OptionError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games:,}")
+    if (wrong := seed_error(seed)) is not None:
+        raise OptionError(wrong)
     if backend not in BACKENDS:
         raise OptionError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
     specs = seat_specs(ai, players)
@@ -118,7 +124,8 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
         summaries = _run_pool(_tasks(variant, players, options, specs, seed, _chunks(jobs, size), used), len(jobs),
                               workers, progress)
     seconds = time.perf_counter() - started
-    summary = summarise(rules.name, players, len(jobs), seed, specs, summaries, seconds)
+    sides = [tuple(sorted(rules.score_seats(seat))) for seat in range(players)]
+    summary = summarise(rules.name, players, len(jobs), seed, specs, summaries, seconds, sides)
     summary["duplicate"] = duplicate
     summary["deals"] = games
     summary["engine"] = used
@@ -215,17 +222,26 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
-def ai_stats(specs: Sequence[str], players: int, summaries: Sequence[GameSummary]) -> list[dict[str, object]]:
+def ai_stats(specs: Sequence[str], players: int, summaries: Sequence[GameSummary],
+             sides: Sequence[Sequence[int]] | None = None) -> list[dict[str, object]]:
     """Per level: the games it played a part in, the games its side won, the rate and its 95% interval.
 
-    A level seated twice in one game (or on both sides of a partnership) counts that game once;
-    a game without a winner (a tie) counts as played, not won."""
+    ``sides``: each seat's side (the seats sharing its score; default: every seat alone).  A level seated
+    twice in one game counts that game once; a level on every side of a game (both partnerships, or every
+    seat) cannot lose it to another level, so that game does not count for it; a game without a winner (a
+    tie) counts as played, not won."""
+    teams = list(dict.fromkeys(tuple(side) for side in sides)) if sides else [(seat,) for seat in range(players)]
     played: dict[str, int] = {}
     won: dict[str, int] = {}
     for summary in summaries:
-        seated = {specs[(seat + summary.rotate) % players] for seat in range(players)}
-        winners = {specs[(seat + summary.rotate) % players] for seat in summary.winners}
+        def level(seat: int, turn: int = summary.rotate) -> str:
+            return specs[(seat + turn) % players]
+
+        seated = {level(seat) for seat in range(players)}
+        winners = {level(seat) for seat in summary.winners}
         for spec in seated:
+            if all(any(level(seat) == spec for seat in team) for team in teams):
+                continue
             played[spec] = played.get(spec, 0) + 1
             won[spec] = won.get(spec, 0) + (spec in winners)
     stats: list[dict[str, object]] = []
@@ -238,12 +254,13 @@ def ai_stats(specs: Sequence[str], players: int, summaries: Sequence[GameSummary
 
 
 def summarise(variant: str, players: int, games: int, seed: int, specs: Sequence[str],
-              summaries: Sequence[GameSummary], seconds: float) -> dict[str, object]:
-    wins = [0] * players
+              summaries: Sequence[GameSummary], seconds: float,
+              sides: Sequence[Sequence[int]] | None = None) -> dict[str, object]:
+    wins = [0] * players  #: per seat, the games its side won (both partners count a partnership's win)
     points = [0] * players
     for summary in summaries:
-        if summary.winner is not None:
-            wins[summary.winner] += 1
+        for seat in summary.winners:
+            wins[seat] += 1
         for seat, score in enumerate(summary.scores):
             points[seat] += score
     count = max(1, len(summaries))
@@ -254,7 +271,7 @@ def summarise(variant: str, players: int, games: int, seed: int, specs: Sequence
         "games": games,
         "seed": seed,
         "seats": [{"ai": specs[s], "wins": wins[s], "mean_points": points[s] / count} for s in range(players)],
-        "ai_stats": ai_stats(specs, players, summaries),
+        "ai_stats": ai_stats(specs, players, summaries, sides),
         "hands": hands,
         "mean_hands": hands / count,
         "blocked_hands": sum(s.blocked_hands for s in summaries),

@@ -38,13 +38,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from boneyard.chance import seed_error
 from boneyard.errors import BoneyardError, OptionError
 from boneyard.options import non_defaults
 from boneyard.players.base import LEVELS, Player, load_levels, make_player, split_specs
 from boneyard.rules.base import find_variant, make_rules
 from boneyard.sim import engines
 from boneyard.sim.pool import finished, stop, worker_pool
-from boneyard.sim.simulate import ray_map
+from boneyard.sim.simulate import MAX_GAMES, ray_map
 from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
 
 Format = Literal["round-robin", "gauntlet"]
@@ -140,8 +141,10 @@ def make_settings(variant: str, players: Sequence[str] | str, *, games: int = 10
         raise TournamentError(f"a tournament needs at least two players, got {len(specs)} ({', '.join(specs)})")
     if format not in FORMATS:
         raise TournamentError(f"unknown format {format!r} (choose from {', '.join(FORMATS)})")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise TournamentError(f"games must be a whole number ≥ 1, not {games!r}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise TournamentError(f"games must be a whole number from 1 to {MAX_GAMES:,}, not {games!r}")
+    if (wrong := seed_error(seed)) is not None:
+        raise TournamentError(wrong)
     if seats is None:
         seats = make_rules(variant, find_variant(variant).min_players, options).player_range()[0]
     rules = make_rules(variant, seats, options)
@@ -162,10 +165,12 @@ def games_per_match(settings: Settings) -> int:
 
 
 def matches(settings: Settings) -> list[tuple[int, ...]]:
-    """The line-ups of the matches, in schedule order."""
+    """The line-ups of the matches, in schedule order.  In a gauntlet the first player takes its partners' seats
+    too (a partnership game), so each match is that player's side against the other player's."""
     count = len(settings.players)
     if settings.format == "gauntlet":
-        return [(0, *([other] * (settings.seats - 1))) for other in range(1, count)]
+        side = make_rules(settings.variant, settings.seats, settings.options).score_seats(0)
+        return [tuple(0 if seat in side else other for seat in range(settings.seats)) for other in range(1, count)]
     return list(itertools.combinations(range(count), settings.seats))
 
 

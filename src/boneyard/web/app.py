@@ -43,6 +43,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
 
 from boneyard import jsontext, record
+from boneyard.chance import seed_error
 from boneyard.errors import BoneyardError
 from boneyard.options import specs
 from boneyard.players.base import LEVELS, load_levels, make_player
@@ -58,7 +59,6 @@ from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room
 from boneyard.web.store import SWITCH_INTERVAL, Store
 
 STATIC = Path(__file__).parent / "static"
-MAX_SEED: Final = 2**63 - 1  #: the largest seed a game is stored with (a signed 64-bit column)
 TRY_AGAIN_LATER: Final = 1013  #: WebSocket close code for a connection over the limits
 NO_GAME: Final = 4404
 
@@ -98,7 +98,7 @@ def checked_seed(value: Any, where: str) -> int | None:
     """``value`` as a seed (None if absent); refused with 422 unless a whole number 0 … 2^63 - 1."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+    if seed_error(value) is not None or not isinstance(value, int):
         raise _bad(f"{where} must be a whole number from 0 to 2^63 - 1, not {str(value)[:40]}", 422)
     return value
 

@@ -12,37 +12,52 @@ import socket
 import threading
 import time
 import webbrowser
+from pathlib import Path
 
+from boneyard import record
 from boneyard.options import non_defaults, parse_assignments
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import find_variant
+from boneyard.terminal import resume_levels
 
 
 def play_in_browser(variant: str | None, players: int, option_assignments: list[str], ai: str,
-                    *, db_url: str | None = None, open_browser: bool = True) -> None:
+                    *, db_url: str | None = None, open_browser: bool = True, seed: int | None = None,
+                    name: str | None = None, resume: Path | None = None) -> None:
     """Serve the web table until Ctrl+C, with a new game of ``variant`` open in the browser
-    (the lobby when ``variant`` is None): seat 0 is you, the others are ``ai`` levels."""
+    (the lobby when ``variant`` is None): seat 0 is you (``name``), the others are ``ai`` levels, the deals from
+    ``seed``.  ``resume``: the game of that record file instead, at the seat and levels it stored."""
     import uvicorn
 
-    from boneyard.web.app import create_app, default_name
+    from boneyard.web.app import checked_name, create_app, default_name
     from boneyard.web.limits import Limits, server_config
     from boneyard.web.rooms import Seat
     from boneyard.web.store import default_url, sqlite_path
 
     url = db_url or default_url()
     limits = Limits()
+    you = checked_name(name or "", limits.max_name, "--name") or default_name(0, "human")
     app = create_app(url, limits=limits)
     path = "/"
-    if variant is not None:
+    if resume is not None:
+        data = record.load(resume)
+        game = record.replay(data)
+        human, levels = resume_levels(data, game)
+        computers = iter(levels)
+        seats = [Seat(str(player), "human") if seat == human else Seat(str(player), "computer", next(computers))
+                 for seat, player in enumerate(game.names)]
+        room = app.state.rooms.adopt(data, seats)
+        path = f"/game/{room.id}"
+    elif variant is not None:
         cls = find_variant(variant)
         options = non_defaults(parse_assignments(cls.Options, option_assignments))
         levels = split_specs(ai) or ["greedy"]
-        seats = [Seat(default_name(0, "human"), "human")]
+        seats = [Seat(you, "human")]
         for index in range(1, players):
             level = levels[min(index - 1, len(levels) - 1)]
             make_player(level)  # a bad level is an error now, not in the browser
             seats.append(Seat(default_name(index, "computer"), "computer", level))
-        room = app.state.rooms.create(cls.name, seats, options, hot_seat=True)
+        room = app.state.rooms.create(cls.name, seats, options, seed, hot_seat=True)
         path = f"/game/{room.id}"
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
