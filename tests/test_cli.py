@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import boneyard
 from boneyard import record
+from boneyard.chance import HandChance
 from boneyard.cli import app
 from tests.test_record import a5_example_record, play_random
 
@@ -123,6 +125,31 @@ def test_bad_command_line_input_exits_2_with_a_clear_line(args: list[str], messa
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_resuming_a_record_with_no_hand_yet_deals_the_first_from_its_seed(tmp_path: Path) -> None:
+    path = tmp_path / "new.boneyard.json"
+    path.write_text(json.dumps({"format": "boneyard/1", "variant": "draw", "options": {}, "players": ["Ann", "Bob"],
+                                "hands": [], "seed": 5, "meta": {"human_seat": 0, "ai": {"1": "greedy"}}}))
+    done = run("play", "--resume", str(path), stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    data = record.load(path)
+    fresh = boneyard.Game(boneyard.make_rules("draw", 2), ["Ann", "Bob"], HandChance(5))  # as a new game deals
+    fresh.next_hand()
+    dealt = fresh.hands
+    assert data["seed"] == 5 and [hand for hand in data["hands"][0]["deal"]] == [[str(t) for t in hand]
+                                                                                for hand in dealt]
+
+
+def test_resuming_a_record_whose_seed_is_not_one_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "odd.boneyard.json"
+    data = record.to_record(boneyard.new_game("draw", 2, seed=5, names=["Ann", "Bob"]))
+    data["seed"] = "abc"
+    path.write_text(json.dumps(data))
+    done = run("play", "--resume", str(path), stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    assert "seed 'abc' is not a whole number from 0 to 2^63 - 1; the next deals come from a new seed" in done.stderr
+    assert isinstance(record.load(path)["seed"], int)
 
 
 def test_play_then_quit_saves_a_record_that_replays_and_resumes(tmp_path: Path) -> None:

@@ -185,6 +185,17 @@ def test_where_the_game_ends_moves_are_compared_by_the_game() -> None:
     assert (won.mark, won.win) == ("best", 1.0)
 
 
+def test_a_game_result_within_the_noise_leaves_the_choice_to_the_points() -> None:
+    keep, open_ = Move.parse("6-6"), Move.parse("6-0")
+    # 200 deals: 6-0 wins the game on one deal more, and loses 4 points a deal more than 6-6
+    points = [[-2.0] * 200, [-6.0] * 200]
+    results = [[0.0] * 200, [1.0] + [0.0] * 199]
+    est = Estimate([keep, open_], 0.0, points, results)
+    assert est.game_may_end and est.best() == 0
+    results[1] = [1.0] * 40 + [0.0] * 160  # a fifth of the deals won: beyond the noise, the game decides
+    assert est.best() == 1
+
+
 def test_the_game_s_words_name_the_losses_where_the_better_move_wins_less_often() -> None:
     safe, bold = Move.parse("6-6@4"), Move.parse("4-3@5")
     # over 50 deals: the safe move never wins and loses 5; the bold one wins 1 and loses 20

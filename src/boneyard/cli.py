@@ -182,7 +182,15 @@ def _resume_session(resume: Path, save: Path | None, force: bool, variant: str |
                    f"Replay it with: boneyard replay {resume}")
         return None
     stored = data.get("seed")
-    game.chance = HandChance(stored if isinstance(stored, int) and not isinstance(stored, bool) else None)
+    from boneyard.chance import seed_error
+
+    if stored is not None and seed_error(stored) is not None:
+        typer.echo(f"note: {resume}'s seed {stored!r} is not a whole number from 0 to 2^63 - 1; the next deals "
+                   "come from a new seed, which the record keeps", err=True)
+        stored = None
+    game.chance = HandChance(stored)
+    if not game.log:  # a record of a game not dealt yet: its first hand is dealt now
+        game.next_hand()
     human, levels = resume_levels(data, game)
     target = save or resume
     check_save_path(target, force=force, resuming=resume)

@@ -182,11 +182,17 @@ class Estimate:
         return self.results[index] if self.game_may_end else self.points[index]
 
     def best(self) -> int:
-        """The move with the highest mean (the game's result first where it may end; ties: first listed)."""
-        def key(i: int) -> tuple[float, float, int]:
-            result = self.game_result(i) if self.game_may_end else 0.0
-            return (round(result, 9), round(self.value(i), 9), -i)
-        return max(range(len(self.moves)), key=key)
+        """The move with the highest mean points (ties: first listed); where the game may end, the move with the
+        best game result instead, if it is better than that one beyond the noise (a result that differs by a
+        deal or two in hundreds says nothing, and the points then decide)."""
+        moves = range(len(self.moves))
+        by_points = max(moves, key=lambda i: (round(self.value(i), 9), -i))
+        if not self.game_may_end:
+            return by_points
+        by_game = max(moves, key=lambda i: (round(self.game_result(i), 9), round(self.value(i), 9), -i))
+        if by_game != by_points and self.paired(by_game, by_points)[1] > 0:
+            return by_game
+        return by_points
 
     def paired(self, better: int, worse: int, *, points: bool = False) -> tuple[float, float, float]:
         """Mean and 95% interval of ``better - worse`` deal by deal (points, or the criterion)."""

@@ -78,6 +78,8 @@ def review_text(result: Review) -> str:
             text = (f"  hand {d.hand} move {d.number:>2}  {d.played!s:<9} {d.value:+7.1f}  {d.mark:<10}")
             if d.best != d.played:
                 text += f" best {d.best!s:<9} {d.best_value:+7.1f}  loss {d.loss:+.1f} {span(d.interval)}"
+                if d.by_game:  # marked by the game's result, not by these points
+                    text += " (marked by the game)"
             if d.win is not None:
                 text += f"  win {d.win:.0%}"
             if d.open_hands is not None:
