@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -94,11 +95,21 @@ def train(env: SingleSeatEnv, policy: LinearPolicy, seconds: float, rate: float,
     return episodes
 
 
+def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` above 0."""
+    def parse(text: str) -> float:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{text} is not above 0")
+        return value
+    return parse
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="train for seconds, evaluate on few games")
-    parser.add_argument("--seconds", type=float, default=None, help="training time (default 120, quick 8)")
-    parser.add_argument("--games", type=int, default=None, help="evaluation games (default 400, quick 60)")
+    parser.add_argument("--seconds", type=positive(float), default=None, help="training time (default 120, quick 8)")
+    parser.add_argument("--games", type=positive(int), default=None, help="evaluation games (default 400, quick 60)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     seconds = args.seconds if args.seconds is not None else (8.0 if args.quick else 120.0)

@@ -335,7 +335,8 @@ def test_partnerships_game_ends_when_the_shared_score_reaches_the_target() -> No
     ("6-6", "6-2@2", "there is no tile 2 on the table"),
     ("6-6", "pass", "seat 1 may not pass while able to move"),
     ("6-6", "draw", "seat 1 can play (6-2@1, 6-1@1) and must play"),
-    ("6-6", "2-2", "the lead is already on the table"),
+    ("6-6", "2-2", "the lead is already on the table, and 2-2 fits no open end now"),
+    ("6-6", "6-2", "the lead is already on the table; 6-2 joins it as 6-2@1"),
     ("6-6 6-2@1 6-0@1 2-4@2", "draw", "seat 1 may not draw now (stock 13, legal: pass)"),
     (BLK3["moves"], "pass", "the hand is over"),
 ])

@@ -236,8 +236,21 @@ def test_save_refuses_to_overwrite_the_record_of_another_game(tmp_path: Path) ->
 def test_save_refuses_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("my notes")
-    one_line_error(run("play", "block", "--save", str(path), stdin="q\n"), "not a game record", "--force")
+    done = run("play", "block", "--save", str(path), stdin="q\n")
+    one_line_error(done, "exists and is not a game record; save elsewhere, or pass --force to overwrite it")
+    assert "resume" not in done.stderr  # there is no game in it to resume
     assert path.read_text() == "my notes"
+
+
+def test_save_over_a_finished_game_points_to_its_replay(tmp_path: Path) -> None:
+    game = boneyard.new_game("block", 2, seed=1, options={"target": 1})
+    while not game.finished:
+        game.apply(game.legal_moves()[0])
+    path = tmp_path / "done.boneyard.json"
+    record.save(game, path)
+    done = run("play", "block", "--save", str(path), stdin="q\n")
+    one_line_error(done, "holds a finished game", f"replay it with `boneyard replay {path}`", "--force")
+    assert "--resume" not in done.stderr
 
 
 def _play_lines(path: Path, answers: int, *extra: str) -> None:

@@ -234,6 +234,8 @@ def test_single_seat_env_illegal_actions() -> None:
         strict.step(illegal)
     with pytest.raises(OptionError, match="seat 2"):
         SingleSeatEnv("block", 2, seat=2)
+    with pytest.raises(OptionError, match="3 opponent levels \\(random, greedy, random\\) for the 1 other seat"):
+        SingleSeatEnv("block", 2, opponents="random,greedy,random")
 
 
 # ---------------------------------------------------------------- the two engines

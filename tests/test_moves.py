@@ -53,3 +53,17 @@ def test_bad_move_text_names_the_text(text: str) -> None:
 def test_non_string_is_rejected() -> None:
     with pytest.raises(NotationError, match="must be a string"):
         Move.parse(42)  # type: ignore[arg-type]
+
+
+def test_a_game_takes_a_move_in_its_notation() -> None:
+    import boneyard
+    from boneyard.errors import IllegalMoveError, NotationError
+
+    game = boneyard.new_game("block", 2, seed=1)
+    lead = game.legal_moves()[0]
+    assert game.apply(str(lead)).move == lead
+    with pytest.raises(NotationError, match="'zz' is not a move"):
+        game.apply("zz")
+    with pytest.raises(IllegalMoveError):
+        game.apply("pass")
+    assert len(game.hand.events) == 1

@@ -226,6 +226,9 @@ def test_record_text_replay_of_a_game_won_during_a_hand() -> None:
     data["hands"][0]["moves"] = ["6-4"]
     text = record.replay_text(data)
     assert "  the game was won during the hand, which stops there\n" in text
-    assert "Game over: Ann" in text
+    assert "Game over: Ann wins — Ann 10" in text and "Hand 1 — Ann leads" in text
+    data["players"][0] = "You"  # a terminal game's player: the verbs agree
+    text = record.replay_text(data)
+    assert "Hand 1 — You lead" in text and "Game over: You win — You 10" in text
     assert not any(line.rstrip() != line for line in text.splitlines())
     assert record.replay_json(data)["hands"][0]["end"] == "unfinished"

@@ -298,6 +298,10 @@ def test_review_command(tmp_path: Path) -> None:
     assert both.exit_code == 2 and "not both" in both.stderr
     seat = runner.invoke(app, ["review", str(source), "--seat", "5"])
     assert seat.exit_code == 2 and "--seat 5" in seat.stderr
+    folder = runner.invoke(app, ["review", str(source), "--samples", "6", "--write", str(tmp_path), "--force"])
+    assert folder.exit_code == 2 and "that is a folder; name a file" in folder.stderr
+    huge = runner.invoke(app, ["review", str(source), "--samples", str(10**20)])
+    assert huge.exit_code == 2 and "to 100,000" in huge.stderr
 
 
 def test_the_web_review_runs_in_a_worker_and_draws_the_better_move(tmp_path: Path) -> None:

@@ -171,6 +171,25 @@ def test_serve_takes_allow_origin_and_serves_with_the_limits(db: str, monkeypatc
     assert bad.exit_code == 2 and "the scheme must be http or https" in bad.output
 
 
+def test_serve_takes_a_file_name_for_its_store_and_refuses_a_bad_url(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from boneyard.cli import app
+
+    served: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: served.append(server.config))
+    plain = tmp_path / "games.db"
+    result = CliRunner().invoke(app, ["serve", "--db", str(plain)])
+    assert result.exit_code == 0, result.output
+    assert f"Games are stored in {plain}" in result.output and plain.exists()
+    served[0].app.state.store.dispose()  # type: ignore[union-attr]
+    bad = CliRunner().invoke(app, ["serve", "--db", "bogus://x"])
+    assert bad.exit_code == 2 and "--db bogus://x: cannot open the game store" in bad.output
+    assert "Traceback" not in bad.output and len(served) == 1
+
+
 def test_play_in_the_browser_serves_with_the_limits_at_a_hot_seat_table(db: str,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn

@@ -230,7 +230,7 @@ def replay(
     file: Annotated[Path, typer.Argument(help="a boneyard/1 record (.boneyard.json)")],
     as_json: Annotated[bool, typer.Option("--json", help="print the replay as one JSON object")] = False,
 ) -> None:
-    """Replay a game record and print it (RECORD.md)."""
+    """Replay a game record and print it (the format: docs/record.md)."""
     from boneyard import record
 
     try:

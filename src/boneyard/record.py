@@ -76,8 +76,13 @@ def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> Path:
     data = to_record(game, **kwargs)
     if "annotations" not in kwargs and target.is_file():
         _keep_annotations(target, data)
-    text = dumps(data)
     target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(target, dumps(data))
+    return target
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` through a temporary file beside it: a crash never leaves half a file."""
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -86,7 +91,6 @@ def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> Path:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return target
 
 
 def _keep_annotations(old_path: Path, data: dict[str, Any]) -> None:
@@ -326,7 +330,7 @@ def replay_text(record: dict[str, Any]) -> str:
         lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
     for log in game.log:
         lines.append("")
-        lines.append(f"Hand {log.number} — {names[log.leader]} leads")
+        lines.append(f"Hand {log.number} — {_says(names[log.leader], 'lead')}")
         if log.setup.dice is not None:
             dice = log.setup.dice
             lines.append(f"  Flower {dice.flower[0]}-{dice.flower[1]}, scorpion {dice.scorpion[0]}-{dice.scorpion[1]}")
@@ -346,8 +350,8 @@ def replay_text(record: dict[str, Any]) -> str:
         if result is None:
             lines.append("  (hand in progress)")
             continue
-        who = names[result.winner] if result.winner is not None else "nobody"
-        head = (f"  {result.end}: {who} wins the hand" if result.end != "unfinished"
+        who = _says(names[result.winner], "win") if result.winner is not None else "nobody wins"
+        head = (f"  {result.end}: {who} the hand" if result.end != "unfinished"
                 else "  the game was won during the hand, which stops there")
         gained = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(result.hand_points) if p)
         lines.append(head + (f"; {gained}" if gained else ""))
@@ -355,11 +359,16 @@ def replay_text(record: dict[str, Any]) -> str:
         lines.append("  Totals: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(totals)))
     lines.append("")
     if game.finished:
-        lines.append(f"Game over: {names[game.winner] if game.winner is not None else 'a draw'} — "
+        lines.append(f"Game over: {_says(names[game.winner], 'win') if game.winner is not None else 'a draw'} — "
                      + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))
     else:
         lines.append("Game not finished: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))
     return "\n".join(lines)
+
+
+def _says(name: str, verb: str) -> str:
+    """``Ann leads``, ``You lead``: the verb agrees with the name (a terminal game's player is "You")."""
+    return f"{name} {verb}" if name.casefold() == "you" else f"{name} {verb}s"
 
 
 def annotation_text(note: dict[str, Any], move: str = "") -> str:

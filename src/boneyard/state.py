@@ -287,9 +287,12 @@ class Game:
                         moves.append(Move(Kind.PLAY, tile, half, face.owner))
         return moves
 
-    def apply(self, move: Move) -> Event:
-        """Make ``move`` for the player on turn; raises :class:`IllegalMoveError` and changes
-        nothing if it is not legal."""
+    def apply(self, move: Move | str) -> Event:
+        """Make ``move`` (a :class:`Move` or its notation, ``"4-2@1"``) for the player on turn; raises
+        :class:`IllegalMoveError` (or :class:`NotationError` for bad notation) and changes nothing if it is not
+        legal."""
+        if isinstance(move, str):
+            move = Move.parse(move)
         legal = self.legal_moves()
         check = move
         if move.kind == Kind.LEAD and move.tile is not None:
@@ -464,7 +467,10 @@ class Game:
             return f"seat {seat} must give a tile to the next player (give TILE)"
         if move.kind == Kind.LEAD:
             if self.layout.tiles:
-                return "the lead is already on the table; join a tile with J-O@k"
+                fits = [str(m) for m in legal if m.tile is move.tile]
+                if fits:
+                    return f"the lead is already on the table; {move.tile} joins it as {', '.join(fits)}"
+                return f"the lead is already on the table, and {move.tile} fits no open end now"
             return f"seat {seat} must lead one of: {options}"
         if move.kind == Kind.PLAY:
             if not self.layout.tiles:

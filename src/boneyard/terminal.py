@@ -58,24 +58,31 @@ def check_save_path(path: Path, *, force: bool = False, resuming: Path | None = 
             raise SaveError(f"{path}: the file cannot be written (permission denied)")
         same = resuming is not None and resuming.exists() and os.path.samefile(path, resuming)
         if not same and not force:
-            advice = f"resume it with `boneyard play --resume {path}`, or pass --force to overwrite it" \
-                if command_line else "choose another file"
-            raise SaveError(f"{path} {_holds(path)}; {advice}")
+            held, game = _holds(path)
+            if not command_line:
+                advice = "choose another file"
+            elif game is None:
+                advice = "save elsewhere, or pass --force to overwrite it"
+            elif game.finished:
+                advice = f"replay it with `boneyard replay {path}`, save elsewhere, or pass --force to overwrite it"
+            else:
+                advice = f"resume it with `boneyard play --resume {path}`, or pass --force to overwrite it"
+            raise SaveError(f"{path} {held}; {advice}")
     elif not os.access(folder, os.W_OK | os.X_OK):
         raise SaveError(f"{path}: cannot create a file in {folder} (permission denied)")
 
 
-def _holds(path: Path) -> str:
-    """What an existing file holds, in words (for the refusal to overwrite it)."""
+def _holds(path: Path) -> tuple[str, Game | None]:
+    """What an existing file holds, in words (for the refusal to overwrite it), and its game if it is a record."""
     try:
         data = record.load(path)
         game = record.replay(data)
     except RecordError:
-        return "exists and is not a game record this program can resume"
+        return "exists and is not a game record", None
     state = "a finished" if game.finished else "an unfinished"
     hands = len(game.log)
     return (f"holds {state} game of {game.rules.title} ({', '.join(game.names)}; "
-            f"{hands} hand{'s' if hands != 1 else ''})")
+            f"{hands} hand{'s' if hands != 1 else ''})"), game
 
 
 # ---------------------------------------------------------------- words

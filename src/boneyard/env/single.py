@@ -45,6 +45,9 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         specs = split_specs(opponents) if isinstance(opponents, str) else list(opponents)
         if not specs:
             raise OptionError("name at least one opponent level, e.g. opponents='random'")
+        if len(specs) > players - 1:
+            raise OptionError(f"{len(specs)} opponent levels ({', '.join(specs)}) for the {players - 1} other "
+                              f"{'seat' if players == 2 else 'seats'} of a {players}-player game")
         self.opponent_specs = [specs[min(i, len(specs) - 1)] for i in range(players - 1)]
         for spec in set(self.opponent_specs):
             make_player(spec)

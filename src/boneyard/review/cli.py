@@ -18,6 +18,9 @@ def default_seat(data: dict[str, Any]) -> int:
     return seat if isinstance(seat, int) and not isinstance(seat, bool) else 0
 
 
+MAX_SAMPLES = 100_000  #: the most deals a decision may be asked for (a few minutes a decision at most)
+
+
 def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds: float | None,
                samples: int | None, seed: int, write: Path | None, force: bool, hindsight: bool) -> str:
     """The command's work; returns what to print.  Bad input is a :class:`BoneyardError`."""
@@ -32,8 +35,11 @@ def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds
         raise BoneyardError("--seat and --all: review one seat or every seat, not both")
     if seconds is not None and not 0 < seconds <= 600:
         raise BoneyardError(f"--time {seconds:g}: the seconds per decision must be above 0 and at most 600")
-    if samples is not None and samples < 2:
-        raise BoneyardError(f"--samples {samples}: at least 2 deals per decision (an interval needs two)")
+    if samples is not None and not 2 <= samples <= MAX_SAMPLES:
+        raise BoneyardError(f"--samples {samples}: from 2 deals per decision (an interval needs two) to "
+                            f"{MAX_SAMPLES:,}")
+    if write is not None and write.is_dir():
+        raise BoneyardError(f"--write {write}: that is a folder; name a file, e.g. {write / 'reviewed.boneyard.json'}")
     if write is not None and write.exists() and not force:
         what = "the reviewed record itself" if file.exists() and write.resolve() == file.resolve() else "a file"
         raise BoneyardError(f"--write {write}: {what} is there already; pass --force to overwrite it")
@@ -45,7 +51,7 @@ def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds
     if write is not None:
         annotated = annotate(data, result)
         try:
-            write.write_text(record.dumps(annotated), encoding="utf-8")
+            record.write_atomically(write, record.dumps(annotated))
         except OSError as error:
             raise BoneyardError(f"--write {write}: cannot write ({error.strerror or error})") from None
     return json.dumps(review_json(result)) if as_json else review_text(result)

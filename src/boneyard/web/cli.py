@@ -6,6 +6,7 @@ so the rest of the CLI works without them.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -44,10 +45,19 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"boneyard serve: {error}", err=True)
             raise typer.Exit(2) from None
         url = db or default_url()
+        if "://" not in url:  # a plain file name: the SQLite file there
+            url = f"sqlite:///{Path(url).expanduser().resolve()}"
+        try:
+            table = create_app(url, limits=limits)
+        except Exception as error:  # SQLAlchemy's errors for a URL it cannot use: a bad scheme, a missing driver
+            typer.echo(f"boneyard serve: --db {db}: cannot open the game store ({type(error).__name__}: "
+                       f"{str(error).splitlines()[0]}); give a SQLAlchemy URL such as sqlite:///games.sqlite3 "
+                       "or postgresql://user@host/db, or a file name", err=True)
+            raise typer.Exit(2) from None
         path = sqlite_path(url)
         typer.echo(f"Games are stored in {path}" if path is not None else f"Games are stored at {url}")
         typer.echo(f"Open http://{host}:{port}/ in a browser (Ctrl+C stops the server).")
         if host.strip("[]") not in LOCAL_HOSTS and not limits.origins:
             typer.echo("Only pages from localhost are served: pass --allow-origin with the name or address "
                        "others use to reach this machine.")
-        uvicorn.Server(server_config(create_app(url, limits=limits), limits, host=host, port=port)).run()
+        uvicorn.Server(server_config(table, limits, host=host, port=port)).run()
