@@ -359,8 +359,9 @@ def simulate(
         else:  # on every side of every game: nothing to say of its strength
             levels.add_row(str(row["ai"]), "0", "—", "—", "on every side")
     console.print(levels)
+    speed = float(result["games_per_second"])  # type: ignore[arg-type]
     console.print(f"{result['hands']} hands ({result['blocked_hands']} blocked), {result['moves']} moves, "
-                  f"{result['games_per_second']:.0f} games/s")
+                  f"{speed:.{0 if speed >= 10 else 2}f} games/s")
 
 
 @contextmanager

@@ -75,6 +75,10 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
             raise VariantError(f"{self.name} is for {low} to {high} players, not {players}")
         self.players = players
+        sizes = getattr(self.options, "deal_sizes", None)
+        if sizes is not None and len(sizes) > max(1, high - 1):
+            raise OptionError(f"option 'deal_sizes' {'/'.join(map(str, sizes))} lists {len(sizes)} sizes, but "
+                              f"{self.name} seats {low} to {high} players (one size, or one per count from 2)")
         self.configure()
 
     # ------------------------------------------------------------ set-up

@@ -103,6 +103,8 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
         raise OptionError(wrong)
     if backend not in BACKENDS:
         raise OptionError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        raise OptionError(f"a cluster address ({address}) is for the ray backend: add --backend ray")
     specs = seat_specs(ai, players)
     for spec in set(specs):
         make_player(spec)

@@ -290,8 +290,13 @@ class Store:
                 break  # a line cut short by an interruption: drop it
             if number == 1:
                 stored = data.get("settings") if isinstance(data, dict) else None
-                if stored != self.settings.identity():
-                    raise TournamentError(f"{self.path} holds a different tournament ({json.dumps(stored)}); "
+                wanted = self.settings.identity()
+                if stored != wanted:
+                    differ = [f"{key} {json.dumps(stored.get(key))} there, {json.dumps(value)} now"
+                              for key, value in wanted.items() if stored.get(key) != value] \
+                        if isinstance(stored, dict) else []
+                    what = "; ".join(differ) if differ else json.dumps(stored)
+                    raise TournamentError(f"{self.path} holds a different tournament ({what}); "
                                           "use another --out folder or the same settings")
             else:
                 self.records[(str(data["match"]), int(data["game"]))] = data
