@@ -267,7 +267,7 @@ function send(message) {
 
 /** Send a move, once per position: a double click or a second key press before the table answers sends nothing. */
 function sendMove(move) {
-  if (table.moved === table.version) return;
+  if (table.moved === table.version || !table.socket || table.socket.readyState !== WebSocket.OPEN) return;
   table.moved = table.version;
   send({ type: "move", move });
 }
@@ -277,6 +277,7 @@ function openGame(id) {
     Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null });
     $("#summary").hidden = true;
   }
+  table.moved = null;  // a move sent on a lost connection may not have arrived: the player may send it again
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/${id}`);
   table.socket = socket;
