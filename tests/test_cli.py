@@ -304,7 +304,7 @@ def test_partners_and_the_winning_side_are_named(tmp_path: Path) -> None:
     done = run("play", "block", "-n", "4", "-o", "partnerships=true", "--seed", "2", "--save", str(path),
                stdin="1\n" * 3000, columns=200)
     assert done.returncode == 0, done.stderr
-    assert "You (partner)" not in done.stdout and "Computer 2 (greedy) (partner)" in done.stdout
+    assert "You, partner" not in done.stdout and "Computer 2 (greedy), partner" in done.stdout
     assert "Sides: You and Computer 2 (greedy) against Computer 1 (greedy) and Computer 3 (greedy)" in done.stdout
     game = record.replay(record.load(path))
     assert game.finished and game.winner is not None

@@ -321,3 +321,49 @@ def test_draw_naming_a_tile_tells_nothing_about_the_stock_and_changes_nothing() 
         assert "face down" in shown
         assert str(top) not in shown.replace(typed, "")
     assert (list(game.hands[0]), game.stock_pos, game.turn) == before
+
+
+def test_what_the_list_says_may_be_typed_back_and_errors_speak_to_you() -> None:
+    game = first_hand_where("all-fives", 2, lambda g: not g.layout.tiles)
+    lead = next(move for move in game.legal_moves())
+    session, console = session_for(game, ["", f"lead {lead}"], None)
+    assert session.human_turn()
+    assert game.hand.events[-1].move == lead and "is not a move" not in console.export_text()
+    game = first_hand_where("all-fives", 2, lambda g: bool(g.layout.tiles) and len(g.legal_moves()) > 1
+                            and all(move.is_placement for move in g.legal_moves()))
+    play = game.legal_moves()[0]
+    session, console = session_for(game, ["pass", str(play).replace("@", " @ ")], None)
+    assert session.human_turn()
+    text = console.export_text()
+    assert "you may not pass while able to move" in text and "seat 0" not in text
+    assert game.hand.events[-1].move == play
+
+
+def test_a_shared_win_is_said_so() -> None:
+    from boneyard.terminal import result_line
+
+    game = boneyard.new_game("pip", 3, seed=1)
+    game.finished, game.winner, game.scores = True, None, [143, 162, 143]
+    assert result_line(game) == "Player 1 and Player 3 share the win with 143 (Player 2 162)"
+
+
+def test_a_save_onto_a_device_is_refused_without_reading_it(tmp_path: Path) -> None:
+    from boneyard.terminal import SaveError, check_save_path
+
+    if not Path("/dev/zero").exists():  # pragma: no cover - every Linux has it
+        return
+    try:
+        check_save_path(Path("/dev/zero"))
+    except SaveError as error:
+        assert "is not a regular file" in str(error)
+    else:
+        raise AssertionError("a device was accepted as a save file")
+    assert record_error_of("/dev/zero").endswith("not a regular file, so not a record")
+
+
+def record_error_of(path: str) -> str:
+    try:
+        record.load(path)
+    except boneyard.errors.RecordError as error:
+        return str(error)
+    return ""

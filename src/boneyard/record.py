@@ -122,10 +122,22 @@ def trimmed(notes: list[Any]) -> list[Any]:
     return kept
 
 
+#: the largest file read as a record (a long PIP game with annotations is well under a megabyte)
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+
 def load(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a record file; a missing file or bad JSON is a :class:`RecordError`."""
+    """Read a record file; a missing file, a device or a file too large to be a record, or bad JSON is a
+    :class:`RecordError`."""
+    source = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if source.exists() and not source.is_file():
+            raise RecordError(f"{path}: not a regular file, so not a record")
+        with source.open("rb") as stream:
+            data = stream.read(MAX_RECORD_BYTES + 1)
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(f"{path}: over {MAX_RECORD_BYTES // 2**20} MiB, too large to be a game record")
+        text = data.decode("utf-8")
     except OSError as error:
         raise RecordError(f"{path}: cannot read the record ({error.strerror or error})") from None
     except UnicodeDecodeError:

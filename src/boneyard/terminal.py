@@ -14,6 +14,7 @@ how often the player quit and came back.  The record keeps the game's seed uncha
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,8 @@ def check_save_path(path: Path, *, force: bool = False, resuming: Path | None = 
         raise SaveError(f"{path}: {folder} is not a folder")
     if not folder.is_dir():
         raise SaveError(f"{path}: the folder {folder} does not exist (create it first, or save elsewhere)")
+    if path.exists() and not path.is_file():
+        raise SaveError(f"{path} is not a regular file; name a file, e.g. game.boneyard.json")
     if path.exists():
         if not os.access(path, os.W_OK):
             raise SaveError(f"{path}: the file cannot be written (permission denied)")
@@ -113,8 +116,12 @@ def verb(game: Game, side: tuple[int, ...], word: str) -> str:
 def result_line(game: Game) -> str:
     """The end of a game in words: ``You and Computer 2 win, 131 to 14``."""
     groups = sides(game)
-    if game.winner is None:
-        return "A tie: " + ", ".join(f"{side_name(game, s)} {game.scores[s[0]]}" for s in groups)
+    if game.winner is None:  # the best total shared (PIP: "they share the win")
+        best = (min if game.rules.lower_score_wins else max)(game.scores[s[0]] for s in groups)
+        tied = [s for s in groups if game.scores[s[0]] == best]
+        rest = ", ".join(f"{side_name(game, s)} {game.scores[s[0]]}" for s in groups if s not in tied)
+        return (f"{' and '.join(side_name(game, s) for s in tied)} share the win with {best}"
+                + (f" ({rest})" if rest else ""))
     won = next(s for s in groups if game.winner in s)
     others = [s for s in groups if s != won]
     if len(others) == 1:
@@ -175,22 +182,28 @@ class TerminalSession:
         rows: list[list[Text | str]] = []
         for seat, name in enumerate(names):
             marker = "▶ " if game.in_hand and game.turn == seat else "  "
-            label = name + (" (partner)" if seat in partners else "")
+            label = name + (", partner" if seat in partners else "")
             rows.append([Text(marker + label, style="bold" if seat == self.human else ""),
-                         f"{game.scores[seat]} pts", plural(len(game.hands[seat]), "tile")])
+                         plural(game.scores[seat], "pt"), plural(len(game.hands[seat]), "tile")])
         scores = Table.grid(padding=(0, 2))
         across = 2 if len(rows) > 4 and self.console.width >= 2 * max(len(row[0]) + 16 for row in rows) else 1
         half = -(-len(rows) // across)  # many players: two to a line, so the table stays on one screen
         for line in range(half):
             scores.add_row(*[cell for row in rows[line::half] for cell in row])
-        info = [f"Hand {len(game.log)}", f"stock {game.stock_left}"]
+        rounds = game.rules.hands_in_game
+        info = [f"Round {len(game.log)} of {rounds}" if rounds else f"Hand {len(game.log)}",
+                f"stock {game.stock_left}"]
         target = getattr(game.rules, "target", None)
         if isinstance(target, int):
             info.append(f"target {target}")
+        if game.rules.lower_score_wins:
+            info.append("lowest total wins")
         if game.dice is not None:
             flower, scorpion = game.dice.flower, game.dice.scorpion
             info.append(f"flower {flower[0]}+{flower[1]} (tile {max(flower)}-{min(flower)})")
             info.append(f"scorpion {scorpion[0]}+{scorpion[1]} (tile {max(scorpion)}-{min(scorpion)})")
+            if sorted(flower) == sorted(scorpion):
+                info.append("the pairs are equal and cancel")
         if game.players > 2 and game.direction < 0:
             info.append("direction: counter-clockwise ↺")
         elif game.players > 2 and self.reversible:
@@ -259,11 +272,15 @@ class TerminalSession:
             who = verb(game, side, "win") + " the hand"
         else:
             who = "nobody wins the hand"
-        self.console.print(Text(f"Hand {len(game.log)} over ({result.end}): {who}", style="bold"))
+        if result.end == "unfinished":  # a target reached during the hand ends the game there
+            self.console.print(Text(f"Hand {len(game.log)} stopped: the game was won during it", style="bold"))
+        else:
+            self.console.print(Text(f"Hand {len(game.log)} over ({result.end}): {who}", style="bold"))
         pips = [game.hand_points_of(seat) for seat in range(game.players)]
+        unit = "point" if game.rules.lower_score_wins else "pip"  # PIP's tiles count their own values
         for seat, tiles in enumerate(game.hands):
             shown = " ".join(str(t) for t in tiles) or "—"
-            self.console.print(f"  {names[seat]}: {shown}  ({plural(pips[seat], 'pip')})", highlight=False)
+            self.console.print(f"  {names[seat]}: {shown}  ({plural(pips[seat], unit)})", highlight=False)
         groups = sides(game)
         if any(len(side) > 1 for side in groups):
             self.console.print("  Sides: " + ", ".join(
@@ -316,8 +333,8 @@ class TerminalSession:
             record.save(self.game, self.save_path, meta=self.meta)
         except OSError as error:
             reason = error.strerror or str(error)
-            if error.filename and str(error.filename) != str(self.save_path):
-                reason += f": {error.filename}"
+            if error.filename and Path(error.filename).parent != self.save_path.parent:
+                reason += f": {error.filename}"  # (the temporary file beside the record is not named)
             if self.unsaved is None and not quiet:
                 self.console.print(f"Could not save to {self.save_path} ({reason}). The game goes on with every move "
                                    "kept; saving is tried again after each move, or type s FILE to save elsewhere.",
@@ -417,6 +434,8 @@ class TerminalSession:
             if lower in ("s", "save"):
                 if self.save_path is None:
                     self.console.print("Not saved: type s FILE to save the game to FILE.", style="red")
+                elif self.unsaved is not None:
+                    self.save()  # says "Saved to … again." or why not
                 elif self.save():
                     self.console.print(f"Saved to {self.save_path}", highlight=False)
                 continue
@@ -434,16 +453,26 @@ class TerminalSession:
             return True
 
     def yours(self, message: str) -> str:
-        """An error about the human's own hand says "your hand"."""
-        return message.replace(f"seat {self.human}'s hand", "your hand")
+        """An error about the human's own seat says "your hand", "you can play", "you may not pass"."""
+        return re.sub(rf"\bseat {self.human}\b", "you", message.replace(f"seat {self.human}'s hand", "your hand"))
 
     def parse_answer(self, answer: str, moves: list[Move]) -> Move | None:
-        """A move from what the person typed: a number, a move, or a tile where it fits one way."""
+        """A move from what the person typed: a number, a move, or a tile where it fits one way (also as the
+        list says it: ``lead 6-6``, ``draw from the stock``, ``4-2 @ 1``)."""
+        if not answer:
+            return None
+        answer = re.sub(r"\s*@\s*", "@", answer)
+        lower = answer.lower()
+        if lower.startswith("lead "):
+            answer = answer[5:].strip()
+        elif lower in ("draw from the stock", "draw a tile"):
+            answer = "draw"
         if answer.isdigit():
             number = int(answer)
             if 1 <= number <= len(moves):
                 return moves[number - 1]
-            self.console.print(f"Choose 1 to {len(moves)}.", style="red")
+            self.console.print("Type 1: it is the only move." if len(moves) == 1 else f"Choose 1 to {len(moves)}.",
+                               style="red")
             return None
         try:
             typed = Move.parse(answer)

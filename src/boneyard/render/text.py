@@ -24,7 +24,7 @@ from boneyard.tiles import half_text
 #: what each mark of :func:`layout_lines` and the move list means
 LEGEND = """\
 [4|2]₃   tile 3 on the table; its near half (4) is the one that joined
-         (moves name tiles by number: 5-2@3 joins the 2 of 5-2 to tile 3)
+         (moves name tiles by number: 5-2@3 joins the 5 of 5-2 to tile 3 and leaves the 2 open)
 [6‖6]    a double placed crosswise: tiles join its two long sides
 [6✚6]    a spinner: its two sides first, then its two short ends
 «W✚W»    PIP's hub, the starter: its two sides first, then top and bottom
