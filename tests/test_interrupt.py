@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,6 +107,33 @@ def test_ctrl_c_while_a_computer_thinks_keeps_the_game(tmp_path: Path, monkeypat
     assert result.stderr.strip().splitlines() == [
         f"boneyard: interrupted; saved to {path}; resume with: boneyard play --resume {path}"]
     assert len(record.load(path)["hands"]) == 1
+
+
+def test_ctrl_c_at_the_prompt_is_said_and_kept_as_during_a_computer_s_move(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from boneyard.cli import app
+    from boneyard.terminal import TerminalSession
+
+    def interrupted(self: TerminalSession, prompt: str) -> str:
+        raise KeyboardInterrupt  # Ctrl-C at "Your move:"
+
+    path = tmp_path / "g.json"
+    monkeypatch.setattr(TerminalSession, "__init__", _asking(TerminalSession.__init__, interrupted))
+    result = CliRunner().invoke(app, ["play", "block", "--seed", "1", "--save", str(path)])
+    assert result.exit_code == 130
+    assert result.stderr.strip().splitlines() == [
+        f"boneyard: interrupted; saved to {path}; resume with: boneyard play --resume {path}"]
+    assert record.replay(record.load(path)).in_hand
+
+
+def _asking(init: Any, ask: Any) -> Any:
+    """``TerminalSession.__init__`` with ``ask`` as the session's prompt."""
+    def patched(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.ask = lambda prompt: ask(self, prompt)
+    return patched
 
 
 def test_ctrl_c_that_no_command_catches_is_one_line_too(monkeypatch: pytest.MonkeyPatch,

@@ -409,7 +409,7 @@ class TerminalSession:
         while True:
             try:
                 answer = self.ask("Your move: ").strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:  # the end of the input: quit (saving); Ctrl-C goes up, as during a computer's move
                 return False
             lower = answer.lower()
             if lower in ("q", "quit", "exit"):
@@ -500,7 +500,7 @@ class TerminalSession:
         self.console.print(f"{matches[0].tile} fits {len(matches)} ways: {choices}", highlight=False)
         try:
             answer = self.ask("Which? ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             return None
         if len(answer) == 1 and "a" <= answer < chr(ord("a") + min(26, len(matches))):
             return matches[ord(answer) - ord("a")]
