@@ -15,7 +15,17 @@ import boneyard
 from boneyard import record
 from boneyard.moves import Kind
 from boneyard.view import SeatView
-from tests.test_browser import Server, browser, gesture_table, my_moves, open_page, server, version, wait_for_my_move
+from tests.test_browser import (
+    Server,
+    browser,
+    gesture_table,
+    my_moves,
+    open_page,
+    server,
+    server_game,
+    version,
+    wait_for_my_move,
+)
 from tests.test_browser_fit import find_position, seat_table
 
 pytestmark = pytest.mark.browser
@@ -33,6 +43,10 @@ def test_a_typed_player_count_a_single_click_and_the_table_opens_at_its_top(serv
     assert page.locator("#seats .seat-row").count() == 4
     assert page.locator("#seats .seat-name").first.get_attribute("placeholder") == "Player 1"
     assert page.locator("#seats .seat-name").nth(2).get_attribute("placeholder") == "Computer 2"
+    page.locator("#seats .seat-kind").nth(1).select_option("human")  # the computers after it count again
+    assert page.locator("#seats .seat-name").nth(1).get_attribute("placeholder") == "Player 2"
+    assert page.locator("#seats .seat-name").nth(2).get_attribute("placeholder") == "Computer 1"
+    page.locator("#seats .seat-kind").nth(1).select_option("computer")
     page.click("text=Rule options")
     page.check("#opt-partnerships")
     page.locator("#create").scroll_into_view_if_needed()
@@ -123,4 +137,34 @@ def test_the_undo_at_a_hand_s_end_is_in_the_summary(server: Server, browser: Any
     page.wait_for_selector("#summary", state="hidden")
     page.wait_for_selector("#table-players .player.you.turn")
     assert server.get(f"/api/games/{game_id}")["status"] == "running"
+    page.context.close()
+
+
+def test_a_move_after_an_undo_is_sent(server: Server, browser: Any) -> None:
+    # an undo takes the table's version back: the guard against double clicks must not keep the next move
+    page, game_id, single, _ = gesture_table(server, browser)
+    before = my_moves(server, game_id)
+    page.locator(f'#hand .hand-tile[data-tile="{single}"]').dblclick()
+    wait_for_my_move(server, game_id, len(before))
+    page.wait_for_selector("#undo:not([hidden])")
+    page.wait_for_selector("#table-players .player.you.turn")  # the computer has answered
+    page.click("#undo")
+    page.wait_for_function("(n) => document.querySelectorAll('#hand .hand-tile').length > n",
+                           arg=page.locator("#hand .hand-tile").count(), timeout=20000)
+    assert my_moves(server, game_id) == before
+    page.locator(f'#hand .hand-tile[data-tile="{single}"]').dblclick()
+    assert len(wait_for_my_move(server, game_id, len(before))) == len(before) + 1
+    page.context.close()
+
+
+def test_a_seat_nobody_has_taken_is_waited_for_not_thinking(server: Server, browser: Any) -> None:
+    for seed in range(40):  # a deal where Bob (seat 1) leads
+        game_id = server.post("/api/games", {"variant": "draw", "seed": seed, "seats": [
+            {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})["id"]
+        if server_game(server, game_id).turn == 1:
+            break
+    assert server_game(server, game_id).turn == 1
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you >> text=Ann")
+    page.wait_for_selector("#status >> text=Waiting for Bob to join")
     page.context.close()

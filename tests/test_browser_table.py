@@ -1,6 +1,6 @@
 """What the table shows besides the tiles (marker ``browser``): the last tile and owed doubles
 marked, opponents' hands as tile backs, the stock pile, the All Fives count, the log of the hand,
-upright letter halves, words that agree ("1 tile", "You score")."""
+upright letter halves, words that agree ("1 tile", "you score")."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_the_hand_end_says_you_win_and_you_score(server: Server, browser: Any) -
     page = open_page(browser, f"{server.url}/game/{seat_table(server, data)}")
     page.wait_for_selector("#table-players .player.you")  # seated: the summary speaks to you
     page.wait_for_selector("#summary-title >> text=You win the hand")
-    assert "You score " in page.locator("#history li").last.inner_text()
+    assert "At the hand's end you score " in page.locator("#history li").last.inner_text()
     assert page.locator("#summary-actions #next-hand").count() == 1  # the place add-ons hook into
     page.context.close()
 

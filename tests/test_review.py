@@ -204,7 +204,10 @@ def test_the_game_s_words_name_the_losses_where_the_better_move_wins_less_often(
     assert est.best() == 0
     assert _game_words(est, safe, bold) == ("6-6@4 wins the game in 0% of the deals and loses it in 10%; "
                                             "4-3@5 wins in 2% and loses in 40%")
-    results[0] = [1.0] * 10 + [0.0] * 35 + [-1.0] * 5  # now it wins more and loses less: the wins say it
+    results[0] = [1.0] * 10 + [0.0] * 35 + [-1.0] * 5  # it wins more and loses less: both, so the cost adds up
+    assert _game_words(est, safe, bold) == ("6-6@4 wins the game in 20% of the deals and loses it in 10%; "
+                                            "4-3@5 wins in 2% and loses in 40%")
+    results[1] = [1.0] + [0.0] * 44 + [-1.0] * 5  # the same losses: the wins say it
     assert _game_words(est, safe, bold) == "6-6@4 wins the game in 20% of the deals, 4-3@5 in 2%"
 
 

@@ -132,11 +132,11 @@ def test_seat_names_are_each_player_s_own(client: TestClient) -> None:
     # "You" is what the table calls each player itself, so no seat is named so; unnamed seats get a default
     game = client.post("/api/games", json={"variant": "block", "seats": [
         {"kind": "human", "name": "you"}, {"kind": "human", "name": "Ben"}, {"kind": "computer"}]}).json()
-    assert [player["name"] for player in game["players"]] == ["Player 1", "Ben", "Computer 2"]
+    assert [player["name"] for player in game["players"]] == ["Player 1", "Ben", "Computer 1"]
     response = client.post("/api/games", json={"variant": "block", "seats": [
         {"kind": "human", "name": "Ann"}, {"kind": "computer", "name": " ann "}]})
     assert response.status_code == 422
-    assert response.json()["detail"] == ("seat 1: the name 'ann' is already seat 0's; give each player a name of "
+    assert response.json()["detail"] == ("seat 2: the name 'ann' is already seat 1's; give each player a name of "
                                          "their own")
     limit = client.get("/api/meta").json()["max_name"]
     too_long = client.post("/api/games", json={"variant": "block", "seats": [

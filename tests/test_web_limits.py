@@ -341,7 +341,7 @@ def test_names_are_at_most_40_characters(client: TestClient) -> None:
     fine, long = "A" * 40, "B" * 41
     response = client.post("/api/games", json={"variant": "draw", "seats": [{"name": fine}, {"name": long}]})
     assert response.status_code == 422
-    assert response.json()["detail"] == "seat 1: a name is at most 40 characters (this one has 41)"
+    assert response.json()["detail"] == "seat 2: a name is at most 40 characters (this one has 41)"
     assert client.post("/api/games", json={"variant": "draw", "seats": [{"name": fine}, {}]}).status_code == 201
     data = small_record()
     data["players"] = ["Ann", long]

@@ -65,9 +65,9 @@ def test_the_end_of_the_hand_says_who_won_and_what_each_seat_scored() -> None:
     game.apply(lead)
     other = 1 - seat
     mine, theirs = texts(game, seat)[-1], texts(game, other)[-1]
-    assert mine.startswith("Hand 1 over (domino): you win the hand. ")
+    assert mine.startswith("Hand 1 over (domino): You win the hand. At the hand's end ")
     assert theirs.startswith(f"Hand 1 over (domino): Player {seat + 1} wins the hand. ")
-    assert "You score 0" in theirs and f"Player {other + 1} scores 0" in mine
+    assert "you score 0" in theirs and f"Player {other + 1} scores 0" in mine
 
 
 def test_a_game_won_during_a_hand_is_told_so() -> None:
@@ -76,7 +76,7 @@ def test_a_game_won_during_a_hand_is_told_so() -> None:
     play(game, "6-4")
     assert game.finished and game.winner == 0
     assert texts(game, 1)[-1] == "Hand 1 stopped: Player 1 won the game during it."
-    assert texts(game, 0)[-1] == "Hand 1 stopped: you won the game during it."
+    assert texts(game, 0)[-1] == "Hand 1 stopped: You won the game during it."
 
 
 def test_pip_letter_effects_and_a_double_owing_three_plays_are_logged() -> None:

@@ -514,12 +514,12 @@ def explain(view: SeatView, decision: Decision, est: Estimate | None = None) -> 
 
 
 def _game_words(est: Estimate, best: Move, played: Move) -> str:
-    """The game's result in words: the wins, the losses, or both where the better move is better by its losses
-    alone (it may win less often and still lose far less)."""
+    """The game's result in words: the wins where only they differ, the losses where only they do, else both
+    (so the figures add up to the cost said before them)."""
     a, b = est.moves.index(best), est.moves.index(played)
     wins = round(est.win_rate(a), 2), round(est.win_rate(b), 2)
     losses = [round(est.win_rate(i) - est.game_result(i), 2) for i in (a, b)]  # won minus lost = the game's result
-    if wins[0] > wins[1] and losses[0] <= losses[1]:
+    if losses[0] == losses[1]:
         return f"{best} wins the game in {wins[0]:.0%} of the deals, {played} in {wins[1]:.0%}"
     if wins[0] == wins[1]:
         return f"{best} loses the game in {losses[0]:.0%} of the deals, {played} in {losses[1]:.0%}"

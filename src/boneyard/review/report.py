@@ -67,6 +67,13 @@ def review_json(result: Review) -> dict[str, Any]:
     }
 
 
+def marked(count: int, mark: str) -> str:
+    """``1 mistake``, ``2 mistakes``, ``3 inaccuracies``, ``4 best``."""
+    if count == 1 or mark == "best":
+        return f"{count} {mark}"
+    return f"{count} {'inaccuracies' if mark == 'inaccuracy' else mark + 's'}"
+
+
 def review_text(result: Review) -> str:
     """The review for a person to read: one line per decision, then a summary per seat."""
     lines = [f"Review — {result.variant}, {result.by}",
@@ -86,7 +93,7 @@ def review_text(result: Review) -> str:
                 text += f"  oh {d.open_hands:+.0f}"
             lines.append(text)
         lines.append("")
-        marks = ", ".join(f"{summary.marks[mark]} {mark}" for mark in MARKS)
+        marks = ", ".join(marked(summary.marks[mark], mark) for mark in MARKS)
         lines.append(f"  {summary.decisions} decisions ({summary.forced} forced moves skipped): {marks}")
         lines.append(f"  accuracy {summary.accuracy:.0%}; expected points lost {summary.points_lost:.1f}")
         for rank, d in enumerate(summary.costliest, 1):

@@ -133,39 +133,40 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
         raise _bad("'seats' must be a list with one entry per player")
     seats: list[Seat] = []
     for index, item in enumerate(given):
+        where = f"seat {index + 1}"  # counted as the lobby counts its rows
         if not isinstance(item, dict):
-            raise _bad(f"seat {index}: expected an object {{kind, name, level}}")
+            raise _bad(f"{where}: expected an object {{kind, name, level}}")
         kind = item.get("kind", "human")
         if kind not in ("human", "computer"):
-            raise _bad(f"seat {index}: kind must be human or computer, not {kind!r}")
+            raise _bad(f"{where}: kind must be human or computer, not {kind!r}")
         level = item.get("level") or "greedy"
         if not isinstance(level, str):
-            raise _bad(f"seat {index}: level must be a string such as greedy")
+            raise _bad(f"{where}: level must be a string such as greedy")
         if kind == "computer":
             try:
                 make_player(level)
             except BoneyardError as error:
-                raise _bad(f"seat {index}: {error}") from None
+                raise _bad(f"{where}: {error}") from None
         name = item.get("name")
         if name is not None and not isinstance(name, str):
-            raise _bad(f"seat {index}: name must be a string")
-        name = checked_name(name or "", max_name, f"seat {index}")
+            raise _bad(f"{where}: name must be a string")
+        name = checked_name(name or "", max_name, where)
         if name.casefold() == "you":  # the table says "You" to each player itself: a name "You" would be two people
             name = ""
         if not name:
-            name = default_name(index, kind)
+            name = default_name(kind, 1 + sum(seat.kind == kind for seat in seats))
         taken = next((other for other, seat in enumerate(seats) if seat.name.casefold() == name.casefold()), None)
         if taken is not None:
-            raise _bad(f"seat {index}: the name {name!r} is already seat {taken}'s; give each player a name of "
+            raise _bad(f"{where}: the name {name!r} is already seat {taken + 1}'s; give each player a name of "
                        "their own", 422)
         seats.append(Seat(name, kind, level))
     return seats
 
 
-def default_name(index: int, kind: str) -> str:
-    """The name of a seat left unnamed: ``Player 1`` for a person, ``Computer 1`` for the computer (its level is
-    shown beside it)."""
-    return f"Player {index + 1}" if kind == "human" else f"Computer {index}"
+def default_name(kind: str, number: int) -> str:
+    """The name of the ``number``-th seat of its ``kind`` left unnamed: ``Player 1`` for a person, ``Computer 1``
+    for the computer (its level is shown beside it)."""
+    return f"Player {number}" if kind == "human" else f"Computer {number}"
 
 
 def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limits | None = None) -> FastAPI:
@@ -399,8 +400,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                     continue
                 kind = message.get("type") if isinstance(message, dict) else None
                 if kind == "hint" and not hints.take():
-                    await refuse("rate_limited", f"too many hints: at most {limits.hint_burst} at once and one "
-                                                 f"every {1 / limits.hints_per_second:g} s", kind)
+                    await refuse("rate_limited", f"hints come at most one every {1 / limits.hints_per_second:g} s "
+                                                 f"({limits.hint_burst} in a row): ask again in a moment", kind)
                     continue
                 try:
                     await room.handle(connection, message)

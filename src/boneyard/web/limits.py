@@ -87,8 +87,9 @@ class Limits:
     max_connections_per_client: int = 32  #: WebSocket connections open at once from one client address
     messages_per_second: float = 20.0  #: WebSocket messages one connection may send, on average
     message_burst: int = 40  #: ... and at once
-    hints_per_second: float = 0.2  #: hints one connection may ask for, on average (one per 5 s)
-    hint_burst: int = 3  #: ... and at once
+    #: hints one connection may ask for, on average (one per 2 s: a hint a turn, however quick the computers)
+    hints_per_second: float = 0.5
+    hint_burst: int = 5  #: ... and in a row
     allow_origins: tuple[str, ...] = ()  #: public origins or hosts served besides localhost (``--allow-origin``)
     origins: tuple[Origin, ...] = field(init=False, repr=False, compare=False)
 

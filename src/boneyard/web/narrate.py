@@ -221,18 +221,19 @@ def hand_log(game: Game, seat: int | None) -> list[dict[str, Any]]:
 
 
 def hand_end_text(game: Game, seat: int | None) -> str:
-    """``Hand 2 over (blocked): Computer 1 wins the hand. You score 0, Computer 1 scores 12.`` (a hand the game's
-    end stopped: ``Hand 3 stopped: Ann won the game during it.``)"""
+    """``Hand 2 over (blocked): Computer 1 wins the hand. At the hand's end you score 0, Computer 1 scores 12.``
+    (a hand the game's end stopped: ``Hand 3 stopped: Ann won the game during it.``)"""
     result = game.hand.result
     assert result is not None
     names = game.names
     winner = "nobody wins the hand" if result.winner is None else (
-        "you win the hand" if result.winner == seat else f"{names[result.winner]} wins the hand")
-    scores = ", ".join(f"{'You score' if index == seat else names[index] + ' scores'} {points}"
-                       for index, points in enumerate(result.hand_points))
+        "You win the hand" if result.winner == seat else f"{names[result.winner]} wins the hand")
+    scores = "At the hand's end " + ", ".join(  # (what the plays scored is in their own lines)
+        f"{'you score' if index == seat else names[index] + ' scores'} {points}"
+        for index, points in enumerate(result.hand_points))
     if result.end == "unfinished":  # the game was won during the hand (a target reached at once)
         who = "the game ended" if game.winner is None else (
-            "you won the game" if game.winner == seat else f"{names[game.winner]} won the game")
+            "You won the game" if game.winner == seat else f"{names[game.winner]} won the game")
         return f"Hand {game.hand.number} stopped: {who} during it."
     return f"Hand {game.hand.number} over ({result.end}): {winner}. {scores}."
 

@@ -36,7 +36,7 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
 
     url = db_url or default_url()
     limits = Limits()
-    you = checked_name(name or "", limits.max_name, "--name") or default_name(0, "human")
+    you = checked_name(name or "", limits.max_name, "--name") or default_name("human", 1)
     app = create_app(url, limits=limits)
     path = "/"
     if resume is not None:
@@ -56,7 +56,7 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
         for index in range(1, players):
             level = levels[min(index - 1, len(levels) - 1)]
             make_player(level)  # a bad level is an error now, not in the browser
-            seats.append(Seat(default_name(index, "computer"), "computer", level))
+            seats.append(Seat(default_name("computer", index), "computer", level))
         room = app.state.rooms.create(cls.name, seats, options, seed, hot_seat=True)
         path = f"/game/{room.id}"
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -135,11 +135,21 @@ function seatRow(index) {
     maxlength: meta.max_name, value: "" });
   const sync = () => {
     level.hidden = kind.value !== "computer";
-    name.placeholder = kind.value === "computer" ? `Computer ${index}` : `Player ${index + 1}`;  // the server's default
+    namePlaceholders();
   };
   kind.addEventListener("change", sync);
-  sync();
+  level.hidden = kind.value !== "computer";
   return h("div", { class: "seat-row" }, h("span", { text: `Seat ${index + 1}` }), name, kind, level);
+}
+
+/** Each unnamed seat's placeholder is the name the server gives it: Player 1, 2 … and Computer 1, 2 … in order. */
+function namePlaceholders() {
+  const counts = { human: 0, computer: 0 };
+  for (const row of document.querySelectorAll("#seats .seat-row")) {
+    const kind = $(".seat-kind", row).value;
+    counts[kind] += 1;
+    $(".seat-name", row).placeholder = `${kind === "computer" ? "Computer" : "Player"} ${counts[kind]}`;
+  }
 }
 
 function renderVariantForm(event) {
@@ -156,6 +166,7 @@ function renderVariantForm(event) {
   const seats = $("#seats");
   while (seats.children.length > count) seats.lastChild.remove();
   while (seats.children.length < count) seats.append(seatRow(seats.children.length));
+  namePlaceholders();
   const options = $("#options");
   if (options.dataset.variant !== variant.name) {
     options.replaceChildren(...variant.options.map(optionInput));
@@ -296,11 +307,13 @@ function openGame(id) {
       localStorage.setItem(tokenKey(id), message.token);
       $("#status").textContent = `You are seated as ${table.state ? table.state.players[message.seat].name : "seat " + (message.seat + 1)}.`;
     } else if (message.type === "hint") {
+      $("#hint").disabled = false;
       table.hint = message;
       if (message.tile) selectTile(message.tile, message.move);
       $("#status").textContent = `Hint: ${message.tile ? `play ${shown(message.tile)} (lit on the table)` : shown(message.move)} — ${message.reason}`;
     } else if (message.type === "error") {
       table.moved = null;  // the move was refused: the player may send another from the same position
+      $("#hint").disabled = false;
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey(id));
         if (table.state) autoClaim(table.state);
@@ -330,6 +343,8 @@ function onState(state) {
   table.state = state;
   const newVersion = state.version !== table.version;
   if (newVersion) {
+    table.moved = null;  // a new position (an undo takes the version back): one move may be sent from it
+    $("#hint").disabled = false;
     table.selected = null;
     table.choosing = null;
     if (state.log.length && (!previous || previous.version < state.version)) {
@@ -439,7 +454,12 @@ function renderInfo() {
         : state.can_draw ? "Your turn: no tile fits, draw."
           : state.can_pass ? "Your turn: no move, pass." : "Your turn: pick a tile.";
   }
-  else status = `${state.players[state.turn].name} is thinking…`;
+  else {
+    const mover = state.players[state.turn];
+    status = mover.kind === "human" && !mover.claimed ? `Waiting for ${mover.name} to join (send them this page's link).`
+      : mover.kind === "human" && !mover.connected ? `${mover.name} is away; the game goes on when they come back.`
+        : `${mover.name} is thinking…`;
+  }
   $("#status").textContent = status;
   renderLog(state.log);
   const link = $("#download");
@@ -658,7 +678,10 @@ async function start() {
   $("#view-record").addEventListener("click", () => loadRecordFile(true));
   $("#draw").addEventListener("click", () => sendMove("draw"));
   $("#pass").addEventListener("click", () => sendMove("pass"));
-  $("#hint").addEventListener("click", () => send({ type: "hint" }));
+  $("#hint").addEventListener("click", () => {  // one hint asked at a time: the button waits for its answer
+    $("#hint").disabled = true;
+    send({ type: "hint" });
+  });
   $("#undo").addEventListener("click", () => send({ type: "undo" }));
   for (const [id, icon] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {
     $(`#replay-${id}`).replaceChildren(iconSvg(icon));

@@ -19,6 +19,12 @@ function node(tag, attrs = {}, ...children) {
   return element;
 }
 
+/** "1 mistake", "2 mistakes", "3 inaccuracies", "4 best". */
+function marked(count, mark) {
+  if (count === 1 || mark === "best") return `${count} ${mark}`;
+  return `${count} ${mark === "inaccuracy" ? "inaccuracies" : `${mark}s`}`;
+}
+
 function signed(value, digits = 1) {
   return `${value > 0 ? "+" : ""}${value.toFixed(digits)}`;
 }
@@ -193,7 +199,7 @@ function panel(detail) {
   const decision = hand ? decisionAt(hand.number, detail.step) : null;
   const summary = result.summaries[0];
   const head = node("p", { text: `${summary.name}: accuracy ${Math.round(summary.accuracy * 100)}%, `
-    + `${summary.points_lost.toFixed(1)} expected points lost; ${MARKS.map((m) => `${summary.marks[m]} ${m}`).join(", ")}`
+    + `${summary.points_lost.toFixed(1)} expected points lost; ${MARKS.map((m) => marked(summary.marks[m], m)).join(", ")}`
     + ` (${summary.forced} forced moves skipped)` });
   const costly = node("ol", {}, summary.costliest.map((d) => node("li",
     { text: `hand ${d.hand}, move ${d.move_number} (${d.mark}): ${d.comment}` })));
