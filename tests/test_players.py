@@ -437,7 +437,8 @@ def test_one_level_in_every_seat_needs_no_rotation() -> None:
     result = simulate("block", 2, 2, seed=3, ai="greedy", workers=1, duplicate=True, options={"target": 1})
     assert result["games"] == 2
     # greedy sits on every side: it cannot lose to another level, so no game counts for it
-    assert result["ai_stats"] == [{"ai": "greedy", "games": 0, "wins": 0, "win_rate": 0.0, "ci95": [0.0, 1.0]}]
+    assert result["ai_stats"] == [{"ai": "greedy", "games": 0, "wins": 0, "win_rate": 0.0, "ci95": [0.0, 1.0],
+                                   "every_side": 2}]
 
 
 def test_a_partnership_s_win_counts_for_both_partners_and_a_level_on_both_sides_for_neither() -> None:
@@ -448,7 +449,8 @@ def test_a_partnership_s_win_counts_for_both_partners_and_a_level_on_both_sides_
     assert wins[0] == wins[2] and wins[1] == wins[3] and 0 < wins[0] + wins[1] <= 12
     stats = {row["ai"]: row for row in result["ai_stats"]}  # type: ignore[attr-defined]
     assert stats["greedy"]["games"] == 12 and stats["greedy"]["wins"] == wins[0]
-    assert stats["random"]["games"] == 0  # random sits on both sides (seats 1, 2 and 3)
+    assert stats["random"]["games"] == 0 and stats["random"]["every_side"] == 12  # seats 1, 2 and 3: both sides
+    assert stats["greedy"]["every_side"] == 0
     with pytest.raises(OptionError, match="the number of games must be from 1 to 10,000,000"):
         simulate("block", 2, 10**8)
     with pytest.raises(OptionError, match="the seed must be a whole number from 0 to 2\\^63 - 1"):

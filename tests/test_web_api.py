@@ -138,6 +138,14 @@ def test_seat_names_are_each_player_s_own(client: TestClient) -> None:
     assert response.status_code == 422
     assert response.json()["detail"] == ("seat 2: the name 'ann' is already seat 1's; give each player a name of "
                                          "their own")
+    # a default name someone typed is skipped: the unnamed get the first one free
+    game = client.post("/api/games", json={"variant": "block", "seats": [
+        {"kind": "human", "name": "Player 1"}, {"kind": "human"}]}).json()
+    assert [player["name"] for player in game["players"]] == ["Player 1", "Player 2"]
+    # a terminal game's "You" gets a name of its own when its record comes to the table
+    data = record.to_record(boneyard.new_game("draw", 2, seed=1, names=["You", "Computer 1 (greedy)"]))
+    loaded = client.post("/api/records", json={"record": data}).json()
+    assert [player["name"] for player in loaded["players"]] == ["Player 1", "Computer 1 (greedy)"]
     limit = client.get("/api/meta").json()["max_name"]
     too_long = client.post("/api/games", json={"variant": "block", "seats": [
         {"kind": "human", "name": "A" * (limit + 1)}, {"kind": "computer"}]})

@@ -216,10 +216,15 @@ def test_play_in_the_browser_takes_a_name_a_seed_and_a_record_to_resume(db: str,
 
     served: list[uvicorn.Config] = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: served.append(server.config))
+    play_in_browser("draw", 2, [], "random", db_url=db, open_browser=False, name="You")  # "You": the default
+    (named,) = served[0].app.state.rooms.rooms.values()  # type: ignore[union-attr]
+    assert named.seats[0].name == "Player 1"
+    served[0].app.state.store.dispose()  # type: ignore[union-attr]
+    served.clear()
     play_in_browser("draw", 2, [], "random", db_url=db, open_browser=False, seed=7, name="Ann")
     rooms = served[0].app.state.rooms  # type: ignore[union-attr]
-    (room,) = rooms.rooms.values()
-    assert [seat.name for seat in room.seats] == ["Ann", "Computer 1"] and room.seed == 7
+    (room,) = [room for room in rooms.rooms.values() if room.seed == 7]
+    assert [seat.name for seat in room.seats] == ["Ann", "Computer 1"]
     room.game.apply(room.game.legal_moves()[0])
     saved = tmp_path / "ann.boneyard.json"
     record.save(room.game, saved, meta={"human_seat": 0, "ai": {"1": "heuristic"}})

@@ -114,7 +114,8 @@ def play(
                                                 "seats (greedy if omitted)")] = None,
     resume: Annotated[Path | None, typer.Option(help="resume the game in this record file")] = None,
     web: Annotated[bool, typer.Option("--web", help="play in the browser instead")] = False,
-    name: Annotated[str | None, typer.Option(help="your name (You if omitted)")] = None,
+    name: Annotated[str | None, typer.Option(help="your name (You at the terminal, Player 1 in the browser, if "
+                                                  "omitted)")] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from boneyard.terminal import SaveError

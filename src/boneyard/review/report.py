@@ -94,7 +94,9 @@ def review_text(result: Review) -> str:
             lines.append(text)
         lines.append("")
         marks = ", ".join(marked(summary.marks[mark], mark) for mark in MARKS)
-        lines.append(f"  {summary.decisions} decisions ({summary.forced} forced moves skipped): {marks}")
+        decisions = f"{summary.decisions} decision{'' if summary.decisions == 1 else 's'}"
+        forced = f"{summary.forced} forced move{'' if summary.forced == 1 else 's'} skipped"
+        lines.append(f"  {decisions} ({forced}): {marks}")
         lines.append(f"  accuracy {summary.accuracy:.0%}; expected points lost {summary.points_lost:.1f}")
         for rank, d in enumerate(summary.costliest, 1):
             lines.append(f"  {rank}. hand {d.hand} move {d.number} ({d.mark}): {d.comment}")

@@ -231,10 +231,11 @@ def ai_stats(specs: Sequence[str], players: int, summaries: Sequence[GameSummary
     ``sides``: each seat's side (the seats sharing its score; default: every seat alone).  A level seated
     twice in one game counts that game once; a level on every side of a game (both partnerships, or every
     seat) cannot lose it to another level, so that game does not count for it; a game without a winner (a
-    tie) counts as played, not won."""
+    tie) counts as played, not won, and ``every_side`` counts the games a level sat on every side of."""
     teams = list(dict.fromkeys(tuple(side) for side in sides)) if sides else [(seat,) for seat in range(players)]
     played: dict[str, int] = {}
     won: dict[str, int] = {}
+    everywhere: dict[str, int] = {}
     for summary in summaries:
         def level(seat: int, turn: int = summary.rotate) -> str:
             return specs[(seat + turn) % players]
@@ -243,6 +244,7 @@ def ai_stats(specs: Sequence[str], players: int, summaries: Sequence[GameSummary
         winners = {level(seat) for seat in summary.winners}
         for spec in seated:
             if all(any(level(seat) == spec for seat in team) for team in teams):
+                everywhere[spec] = everywhere.get(spec, 0) + 1
                 continue
             played[spec] = played.get(spec, 0) + 1
             won[spec] = won.get(spec, 0) + (spec in winners)
@@ -251,7 +253,7 @@ def ai_stats(specs: Sequence[str], players: int, summaries: Sequence[GameSummary
         games, wins = played.get(spec, 0), won.get(spec, 0)
         low, high = wilson(wins, games)
         stats.append({"ai": spec, "games": games, "wins": wins, "win_rate": wins / games if games else 0.0,
-                      "ci95": [low, high]})
+                      "ci95": [low, high], "every_side": everywhere.get(spec, 0)})
     return stats
 
 

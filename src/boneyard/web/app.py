@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -132,6 +132,7 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
     if not isinstance(given, list) or not 1 <= len(given) <= 12:
         raise _bad("'seats' must be a list with one entry per player")
     seats: list[Seat] = []
+    typed: list[str] = []
     for index, item in enumerate(given):
         where = f"seat {index + 1}"  # counted as the lobby counts its rows
         if not isinstance(item, dict):
@@ -153,14 +154,34 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
         name = checked_name(name or "", max_name, where)
         if name.casefold() == "you":  # the table says "You" to each player itself: a name "You" would be two people
             name = ""
-        if not name:
-            name = default_name(kind, 1 + sum(seat.kind == kind for seat in seats))
-        taken = next((other for other, seat in enumerate(seats) if seat.name.casefold() == name.casefold()), None)
-        if taken is not None:
+        taken = next((other for other, seen in enumerate(typed) if seen and seen.casefold() == name.casefold()), None)
+        if name and taken is not None:
             raise _bad(f"{where}: the name {name!r} is already seat {taken + 1}'s; give each player a name of "
                        "their own", 422)
+        typed.append(name)
         seats.append(Seat(name, kind, level))
+    for seat in seats:  # the unnamed: the first default of their kind nobody has taken
+        if not seat.name:
+            seat.name = free_name(seat.kind, [other.name for other in seats])
     return seats
+
+
+def free_name(kind: str, names: Sequence[str]) -> str:
+    """The first of ``Player 1``, ``Player 2`` … (``Computer 1`` … for the computer) not among ``names``."""
+    used = {name.casefold() for name in names}
+    number = 1
+    while default_name(kind, number).casefold() in used:
+        number += 1
+    return default_name(kind, number)
+
+
+def web_names(data: dict[str, Any]) -> None:
+    """A loaded record's player named "You" (a terminal game's) gets a name of its own at the table."""
+    players = data.get("players")
+    if isinstance(players, list):
+        for index, name in enumerate(players):
+            if isinstance(name, str) and name.casefold() == "you":
+                players[index] = free_name("human", [str(other) for other in players])
 
 
 def default_name(kind: str, number: int) -> str:
@@ -309,6 +330,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         body = await json_object(request, limits)
         data = record_in(body, None)
         checked_seed(data.get("seed"), "the record's seed")
+        web_names(data)
         players = data.get("players")
         if "seats" in body:
             seats = _seats(body, limits.max_name)

@@ -29,18 +29,21 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
     ``seed``.  ``resume``: the game of that record file instead, at the seat and levels it stored."""
     import uvicorn
 
-    from boneyard.web.app import checked_name, create_app, default_name
+    from boneyard.web.app import checked_name, create_app, default_name, web_names
     from boneyard.web.limits import Limits, server_config
     from boneyard.web.rooms import Seat
     from boneyard.web.store import default_url, sqlite_path
 
     url = db_url or default_url()
     limits = Limits()
-    you = checked_name(name or "", limits.max_name, "--name") or default_name("human", 1)
+    you = checked_name(name or "", limits.max_name, "--name")
+    if you.casefold() in ("", "you"):  # the table says "You" to the player itself
+        you = default_name("human", 1)
     app = create_app(url, limits=limits)
     path = "/"
     if resume is not None:
         data = record.load(resume)
+        web_names(data)
         game = record.replay(data)
         human, levels = resume_levels(data, game)
         computers = iter(levels)

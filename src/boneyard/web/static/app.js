@@ -289,6 +289,7 @@ function openGame(id) {
     $("#summary").hidden = true;
   }
   table.moved = null;  // a move sent on a lost connection may not have arrived: the player may send it again
+  $("#hint").disabled = false;  // (and a hint asked then)
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/${id}`);
   table.socket = socket;

@@ -200,7 +200,7 @@ function panel(detail) {
   const summary = result.summaries[0];
   const head = node("p", { text: `${summary.name}: accuracy ${Math.round(summary.accuracy * 100)}%, `
     + `${summary.points_lost.toFixed(1)} expected points lost; ${MARKS.map((m) => marked(summary.marks[m], m)).join(", ")}`
-    + ` (${summary.forced} forced moves skipped)` });
+    + ` (${summary.forced} forced move${summary.forced === 1 ? "" : "s"} skipped)` });
   const costly = node("ol", {}, summary.costliest.map((d) => node("li",
     { text: `hand ${d.hand}, move ${d.move_number} (${d.mark}): ${d.comment}` })));
   box.replaceChildren(head, plot(result, decision), ...(decision ? describe(decision) : []), costly);
