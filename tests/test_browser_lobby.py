@@ -144,13 +144,15 @@ def test_a_move_after_an_undo_is_sent(server: Server, browser: Any) -> None:
     # an undo takes the table's version back: the guard against double clicks must not keep the next move
     page, game_id, single, _ = gesture_table(server, browser)
     before = my_moves(server, game_id)
+    seen = version(page)
     page.locator(f'#hand .hand-tile[data-tile="{single}"]').dblclick()
     wait_for_my_move(server, game_id, len(before))
+    # the page shows the move and the computer's answer: two positions later, and the tile gone from the hand
+    page.wait_for_function("(v) => Number(document.body.dataset.version) >= v + 2", arg=seen, timeout=20000)
+    page.wait_for_selector(f'#hand .hand-tile[data-tile="{single}"]', state="detached")
     page.wait_for_selector("#undo:not([hidden])")
-    page.wait_for_selector("#table-players .player.you.turn")  # the computer has answered
     page.click("#undo")
-    page.wait_for_function("(n) => document.querySelectorAll('#hand .hand-tile').length > n",
-                           arg=page.locator("#hand .hand-tile").count(), timeout=20000)
+    page.wait_for_selector(f'#hand .hand-tile[data-tile="{single}"]', timeout=20000)  # back in the hand
     assert my_moves(server, game_id) == before
     page.locator(f'#hand .hand-tile[data-tile="{single}"]').dblclick()
     assert len(wait_for_my_move(server, game_id, len(before))) == len(before) + 1
