@@ -132,7 +132,6 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
     if not isinstance(given, list) or not 1 <= len(given) <= 12:
         raise _bad("'seats' must be a list with one entry per player")
     seats: list[Seat] = []
-    typed: list[str] = []
     for index, item in enumerate(given):
         where = f"seat {index + 1}"  # counted as the lobby counts its rows
         if not isinstance(item, dict):
@@ -154,12 +153,12 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
         name = checked_name(name or "", max_name, where)
         if name.casefold() == "you":  # the table says "You" to each player itself: a name "You" would be two people
             name = ""
-        taken = next((other for other, seen in enumerate(typed) if seen and seen.casefold() == name.casefold()), None)
+        taken = next((other for other, seat in enumerate(seats)
+                      if seat.name and seat.name.casefold() == name.casefold()), None)
         if name and taken is not None:
             raise _bad(f"{where}: the name {name!r} is already seat {taken + 1}'s; give each player a name of "
                        "their own", 422)
-        typed.append(name)
-        seats.append(Seat(name, kind, level))
+        seats.append(Seat(name, kind, level))  # (unnamed: "" until every typed name is known)
     for seat in seats:  # the unnamed: the first default of their kind nobody has taken
         if not seat.name:
             seat.name = free_name(seat.kind, [other.name for other in seats])
