@@ -60,6 +60,9 @@ def test_one_tile_is_singular(server: Server, browser: Any) -> None:
     page = open_page(browser, f"{server.url}/game/{seat_table(server, data)}")
     page.wait_for_selector("#table-players .player.you.turn")
     assert page.locator('#table-players .player[data-seat="1"] .tiles').inner_text() == "1 tile"
+    # Block's undealt tiles are never drawn (BLK-2): not a stock to draw from
+    assert page.inner_text("#stock-count") == "Out of play 14"
+    assert page.get_attribute("#table-players .stock-pile", "aria-label") == "14 tiles out of play"
     page.context.close()
 
 

@@ -367,3 +367,11 @@ def record_error_of(path: str) -> str:
     except boneyard.errors.RecordError as error:
         return str(error)
     return ""
+
+
+def test_the_stock_says_which_tiles_nobody_will_draw(tmp_path: Path) -> None:
+    # Block's undealt tiles stay face down all hand (BLK-2), Bergen keeps two back (BRG-3), Draw draws them all
+    assert "14 out of play" in run_session("block", 2, 3, ["q"], tmp_path)
+    drawn = run_session("draw", 2, 3, ["q"], tmp_path)
+    assert "stock 14" in drawn and "out of play" not in drawn and "never drawn" not in drawn
+    assert re.search(r"stock \d+ \(2 never drawn\)", run_session("bergen", 2, 3, ["q"], tmp_path))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boneyard.web.narrate import hand_log, plural, table_fields
+from boneyard.web.narrate import hand_log, latest_text, plural, table_fields
 from tests.helpers import play, start_filled
 from tests.test_pip import arrange, game_at_round, round_one, setup
 from tests.test_pip import play as play_pip
@@ -138,3 +138,16 @@ def test_svg_letters_are_turned_back_upright() -> None:
     assert standing.count('transform="rotate(-90 ') == 2  # the S and the star
     lying = tile_group(TileBox(1, "S-W", ("S", "W"), 0.0, 0.0, 0, "line"))
     assert "rotate(-" not in lying and ">S</text>" in lying
+
+
+@pytest.mark.parametrize(("last", "said"), [("W-S", "S-★ on the 1"), ("W-W", "★-★ on the 1")])
+def test_a_pip_tile_that_ends_the_hand_is_not_said_to_act_after_it(last: str, said: str) -> None:
+    # what a directional tile or a double would do next is not said when it was the hand's last tile
+    game = round_one(4)
+    arrange(game, {1: last})
+    play(game, f"{last}@1")
+    assert game.hand.result is not None and game.hand.result.end == "domino"
+    log = texts(game, 1)
+    assert log[-2] == f"You played {said}"
+    assert log[-1].startswith("Hand 1 over (domino): You win the hand.")
+    assert latest_text(game, game.hand.events[-1]) == f"Player 2 played {said}"  # the replay viewer's words

@@ -71,6 +71,7 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "turn": view.turn if in_hand else None,
         "direction": view.direction,
         "stock": view.stock_count,
+        "out_of_play": game.rules.never_drawn(view.stock_count),
         "target": view.target,
         "hands_in_game": game.rules.hands_in_game,
         "lowest_wins": game.rules.lower_score_wins,

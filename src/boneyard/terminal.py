@@ -93,6 +93,13 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+def stock_text(stock: int, out_of_play: int) -> str:
+    """``stock 9``; ``14 out of play`` where nothing is drawn (Block); ``stock 5 (2 never drawn)`` with a reserve."""
+    if stock and out_of_play == stock:
+        return f"{stock} out of play"
+    return f"stock {stock}" + (f" ({out_of_play} never drawn)" if out_of_play else "")
+
+
 def sides(game: Game) -> list[tuple[int, ...]]:
     """The scoring sides in seat order: one seat each, or the partnerships."""
     found: list[tuple[int, ...]] = []
@@ -192,7 +199,7 @@ class TerminalSession:
             scores.add_row(*[cell for row in rows[line::half] for cell in row])
         rounds = game.rules.hands_in_game
         info = [f"Round {len(game.log)} of {rounds}" if rounds else f"Hand {len(game.log)}",
-                f"stock {game.stock_left}"]
+                stock_text(game.stock_left, game.rules.never_drawn(game.stock_left))]
         target = getattr(game.rules, "target", None)
         if isinstance(target, int):
             info.append(f"target {target}")

@@ -69,6 +69,11 @@ class Rules:
     allows_play: Callable[[Game, Tile, int, Face], bool] | None = None
     tile_value: Callable[[Tile], int] = staticmethod(lambda tile: tile.pips)
 
+    def never_drawn(self, stock: int) -> int:
+        """How many of the ``stock`` tiles left stay out of play this hand: all of them where nothing is drawn
+        (Block, BLK-2), else those the reserve keeps back (Bergen's last two, BRG-3)."""
+        return stock if self.draw_mode == NONE else min(stock, self.reserve)
+
     def __init__(self, players: int, options: Mapping[str, object] | object | None = None) -> None:
         self.options = parse_options(self.Options, options)
         low, high = self.player_range()

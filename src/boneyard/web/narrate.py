@@ -86,7 +86,10 @@ def _items(scoring: list[ScoreItem]) -> str:
     return ", ".join(f"{item.name} {signed(item.points)}" for item in scoring)
 
 
-def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str, count: int | None) -> str:
+def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str, count: int | None,
+               ended: bool) -> str:
+    """``ended``: the placement ended the hand, so what a PIP tile would do next (a directional tile's turn, a double's
+    toes) is not said."""
     move = event.move
     placed = layout.tiles[number - 1]
     if move.kind == Kind.LEAD:
@@ -102,18 +105,20 @@ def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str
         scored.append(signed(event.points) + (f" ({_items(others)})" if others else ""))
     notes = [", ".join(scored)] if scored else []
     letter = placed.tile.letter
-    if letter is not None and letter in LETTER_EFFECTS:
+    if not ended and letter is not None and letter in LETTER_EFFECTS:
         notes.append(LETTER_EFFECTS[letter].format(who=who, go="go" if who == "You" else "goes"))
-    if placed.role == Role.TOES:
+    elif not ended and placed.role == Role.TOES:
         notes.append(f"a double: the next {TOE_PLAYS} plays go on its toes")
     return text + (": " + "; ".join(notes) if notes else "")
 
 
-def _event_text(event: PublicEvent | Event, who: str, layout: Layout, placed: int, count: int | None) -> str:
-    """One move in words; ``placed`` is the number of the tile it put down, if it did."""
+def _event_text(event: PublicEvent | Event, who: str, layout: Layout, placed: int, count: int | None,
+                ended: bool) -> str:
+    """One move in words; ``placed`` is the number of the tile it put down, if it did; ``ended``: the move ended the
+    hand."""
     move = event.move
     if move.is_placement:
-        return _placement(event, layout, placed, who, count)
+        return _placement(event, layout, placed, who, count, ended)
     if move.kind == Kind.DRAW:
         return f"{who} drew a tile"
     if move.kind == Kind.PASS:
@@ -124,7 +129,9 @@ def _event_text(event: PublicEvent | Event, who: str, layout: Layout, placed: in
 
 def latest_text(game: Game, event: Event) -> str:
     """The move just made in ``game`` (``event``), in words, as the replay viewer shows it."""
-    return _event_text(event, game.names[event.seat], game.layout, len(game.layout), open_count(game))
+    events = game.hand.events
+    ended = game.hand.result is not None and bool(events) and events[-1] is event
+    return _event_text(event, game.names[event.seat], game.layout, len(game.layout), open_count(game), ended)
 
 
 def event_json(event: PublicEvent | Event, names: list[str]) -> dict[str, Any]:
@@ -180,7 +187,8 @@ def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[T
         if move.kind != Kind.DRAW:
             placed += move.is_placement
             count = counts[placed - first - 1] if move.is_placement else None
-            text = _event_text(event, _who(names, event.seat, seat), layout, placed, count)
+            ended = position == len(events) - 1 and game.hand.result is not None
+            text = _event_text(event, _who(names, event.seat, seat), layout, placed, count, ended)
         entry = event_json(event, names)
         told.append(Told(events[position], entry, json_text(entry), text, placed))
 

@@ -78,8 +78,8 @@ SendText = Callable[[str], Awaitable[None]]
 #: The fields of a ``state`` message, in order; those in :data:`SEAT_KEYS` are each connection's
 #: own, the rest are the same for every connection and encoded once per broadcast.
 STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number", "you", "players", "hand", "legal",
-                     "can_draw", "can_pass", "gives", "turn", "direction", "stock", "target", "hands_in_game",
-                     "lowest_wins", "dice", "pending",
+                     "can_draw", "can_pass", "gives", "turn", "direction", "stock", "out_of_play", "target",
+                     "hands_in_game", "lowest_wins", "dice", "pending",
                      "in_hand", "finished", "winner", "table", "hotspots", "history", "last", "can_undo", "summary",
                      "count", "last_tile", "log", "owed")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
@@ -395,6 +395,7 @@ class Room:
             "turn": view.turn if in_hand else None,
             "direction": view.direction,
             "stock": view.stock_count,
+            "out_of_play": game.rules.never_drawn(view.stock_count),
             "target": view.target,
             "hands_in_game": game.rules.hands_in_game,
             "lowest_wins": game.rules.lower_score_wins,

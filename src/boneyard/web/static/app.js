@@ -418,6 +418,13 @@ function playerChip(state, player, seat) {
     ? h("button", { onclick: () => send({ type: "claim", seat }), text: "Sit here" }) : null);
 }
 
+/** The stock's label: tiles nobody will draw this hand (all of Block's, Bergen's reserve) are said so. */
+function stockText(stock, outOfPlay, long) {
+  if (stock > 0 && outOfPlay === stock) return long ? `${plural(stock, "tile")} out of play` : `Out of play ${stock}`;
+  const kept = outOfPlay > 0 ? ` (${outOfPlay} never drawn)` : "";
+  return (long ? `stock: ${plural(stock, "tile")}` : `Stock ${stock}`) + kept;
+}
+
 function renderInfo() {
   const state = table.state;
   $("#game-title").textContent = state.title;
@@ -431,9 +438,9 @@ function renderInfo() {
     facts.push(`Double ${box ? box.tile : `on tile ${owed.tile}`} owes ${plural(owed.plays, "more play")}`);
   }
   $("#facts").textContent = facts.join(" · ");
-  const stock = h("li", { class: "stock-pile", "aria-label": `stock: ${plural(state.stock, "tile")}` },
+  const stock = h("li", { class: "stock-pile", "aria-label": stockText(state.stock, state.out_of_play, true) },
     pileSvg(state.stock), h("span", { class: "tiles", id: "stock-count", "data-count": state.stock,
-      text: `Stock ${state.stock}` }));
+      text: stockText(state.stock, state.out_of_play, false) }));
   $("#table-players").replaceChildren(...state.players.map((player, seat) => playerChip(state, player, seat)), stock);
   const count = $("#count");
   count.hidden = state.count === null || state.count === undefined;
