@@ -77,6 +77,18 @@ def test_the_hand_end_says_you_win_and_you_score(server: Server, browser: Any) -
     page.context.close()
 
 
+def test_a_blocked_hand_says_the_rule_that_decided_it(server: Server, browser: Any) -> None:
+    data = find_position("block", 2, lambda g: not g.in_hand and g.hand.result is not None
+                         and g.hand.result.end == "blocked" and not g.finished)
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#summary-title >> text=over (blocked)")
+    rule = room_game(server, game_id).rules.blocked_rule()
+    assert page.inner_text("#summary-rule") == f"A blocked hand: {rule}."
+    assert "lightest single tile" in rule
+    page.context.close()
+
+
 def letter_angles(page: Any, selector: str) -> list[list[float]]:
     """The screen matrix (a, b, c, d) of every letter half under ``selector``."""
     result: list[list[float]] = page.evaluate(f"""() => [...document.querySelectorAll('{selector} text.letter')]

@@ -283,6 +283,8 @@ class TerminalSession:
             self.console.print(Text(f"Hand {len(game.log)} stopped: the game was won during it", style="bold"))
         else:
             self.console.print(Text(f"Hand {len(game.log)} over ({result.end}): {who}", style="bold"))
+        if result.end == "blocked":
+            self.console.print(f"  A blocked hand: {game.rules.blocked_rule()}.", style="dim", highlight=False)
         pips = [game.hand_points_of(seat) for seat in range(game.players)]
         unit = "point" if game.rules.lower_score_wins else "pip"  # PIP's tiles count their own values
         for seat, tiles in enumerate(game.hands):

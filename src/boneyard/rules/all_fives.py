@@ -162,6 +162,12 @@ class AllFives(Rules):
         points = count_points(self.count(game), self.unit)
         return ((ScoreItem("count", points),), points) if points else ((), 0)
 
+    def blocked_rule(self) -> str:
+        split = self.options.tie_rule == "split_3p" and self.players == 3
+        tie = ("two players tied for lowest split the third player's pips" if split
+               else "a tie for lowest gets no bonus")
+        return f"the lowest pip total wins; {tie}"
+
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         opts = self.options
         pips = hand_pips(game)

@@ -210,6 +210,11 @@ class Rules:
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         raise NotImplementedError
 
+    def blocked_rule(self) -> str:
+        """Who wins a blocked hand under the options in force, in one sentence for the players (the hand's
+        summary says it beside the hands, so that a tie-break or a rule other than the lowest total is seen)."""
+        raise NotImplementedError
+
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         raise NotImplementedError
 

@@ -295,6 +295,16 @@ class Bergen(Rules):
         return (item,), points
 
     # ------------------------------------------------------------ hand and game end (BRG-9 … BRG-12)
+    def blocked_rule(self) -> str:
+        rule = self.options.block_rule
+        if rule == "simple":
+            return "the lowest pip total wins; a tie has no winner"
+        if rule == "german":
+            return ("the player holding the fewest doubles wins, then the lowest pip total among them; a tie has no "
+                    "winner")
+        return ("the only player holding no double wins; of several without a double, the lowest pip total (a tie has "
+                "no winner); if everyone holds a double, the fewest tiles, then the lowest double")
+
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         hands = game.hands
         winner = seat if end == "domino" else bergen_blocked_winner(

@@ -180,6 +180,15 @@ class Block(Rules):
         item = [ScoreItem(end_name(end), points)]
         return result(game, end, winner, dict.fromkeys(receivers, item))
 
+    def blocked_rule(self) -> str:
+        if self.options.partnerships:
+            if self.partnership_rule() == "side_total":
+                return "the side whose two hands hold fewer pips wins; equal totals score nothing"
+            return "the side of the player holding the fewest pips wins; a tie between the sides scores nothing"
+        lightest = self.options.tie_rule == "lightest_tile"
+        tie = "a tie goes to the tied player holding the lightest single tile" if lightest else "a tie scores nothing"
+        return f"the lowest pip total wins; {tie}"
+
     def partnership_rule(self) -> PartnershipBlock:
         """The blocked-hand rule of a partnership game (C12; Draw, which shares this class, has the option too)."""
         return self.options.partnership_block

@@ -202,6 +202,11 @@ class DoubleBergen(Rules):
         return tuple(items), sum(item.points for item in items)
 
     # ------------------------------------------------------------ round and game end (DBG-8 … DBG-10)
+    def blocked_rule(self) -> str:
+        tiles = self.options.end_scoring == "tile_penalty"
+        penalty = "; each player loses a point per tile left in hand" if tiles else ""
+        return f"the lowest pip total wins; a tie has no winner{penalty}"
+
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         winner, points = double_bergen_hand_end(self.options.end_scoring, seat, hand_pips(game),
                                                 [len(tiles) for tiles in game.hands])

@@ -217,6 +217,14 @@ class FlowerScorpion(Rules):
         return tuple(items), points
 
     # ------------------------------------------------------------ round and game end (FS-10 … FS-13)
+    def blocked_rule(self) -> str:
+        opts = self.options
+        tiles = "the holder of the Flower tile wins, else the holder of the Scorpion tile" + (
+            " (unless the dice cancel)" if opts.cancel_affects_block else "")
+        doubles = ("the holder of the smallest double" if opts.lowest_double_mode == "smallest_double"
+                   else "the lowest pip total among players holding a double (a tie: no winner)")
+        return f"{tiles}, else {doubles}; with no double held, nobody wins"
+
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         winner = seat
         if end != "domino":

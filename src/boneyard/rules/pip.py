@@ -232,6 +232,9 @@ class Pip(Rules):
             letter, seat, game.players, game.direction, game.stock_left, self.options.two_player_reverse_skips)
 
     # ------------------------------------------------------------ end of round and game (PIP-17..20)
+    def blocked_rule(self) -> str:
+        return "nobody wins the round; every hand's value is added to its holder's total"
+
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         held = hand_pips(game)
         winner, reduction = pip_hand_end(end, seat, held, game.scores)

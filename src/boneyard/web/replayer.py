@@ -28,6 +28,8 @@ def _step(game: Game, geometry: Geometry, event: dict[str, Any] | None) -> dict[
         "stock": game.stock_left,
         "turn": game.turn if game.in_hand else None,
         "end": None if result is None else {"end": result.end, "winner": result.winner,
+                                            "blocked_rule": game.rules.blocked_rule() if result.end == "blocked"
+                                            else None,
                                             "hand_points": list(result.hand_points),
                                             "scoring": [[{"name": i.name, "points": i.points} for i in items]
                                                         for items in result.scoring]},

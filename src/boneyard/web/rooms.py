@@ -472,6 +472,7 @@ class Room:
             "hand_number": len(game.log),
             "end": result.end,
             "winner": result.winner,
+            "blocked_rule": game.rules.blocked_rule() if result.end == "blocked" else None,
             "hands": [[str(tile) for tile in hand] for hand in game.hands],
             "hand_values": [game.hand_points_of(seat) for seat in range(game.players)],
             "hand_points": list(result.hand_points),

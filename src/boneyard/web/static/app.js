@@ -608,6 +608,7 @@ function renderSummary() {
         : h("p", { text: "Waiting for a player to deal the next hand." }));
   box.replaceChildren(h("div", { class: "panel", role: "dialog", "aria-labelledby": "summary-title" },
     h("h2", { id: "summary-title", text: title }),
+    summary.blocked_rule ? h("p", { class: "blocked-rule", id: "summary-rule", text: `A blocked hand: ${summary.blocked_rule}.` }) : null,
     h("div", { class: "summary-body" },
       h("table", {}, h("thead", {}, h("tr", {}, ["Player", "Left in hand", "Scored", "Total"].map((t) => h("th", { text: t })))),
         h("tbody", {}, rows))),
@@ -646,7 +647,8 @@ function renderReplay() {
   h("span", { class: "name", text: `${name} — ${step.scores[seat]} · ${plural(step.hands[seat].length, "tile")}` }),
   h("span", { class: "summary-hand" }, step.hands[seat].map((t) => tileSvg(t, { scale: 16 }))))));
   $("#replay-end").textContent = step.end
-    ? `Hand over (${step.end.end}): ${step.end.winner !== null ? replay.data.players[step.end.winner] : "nobody"} wins the hand; ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}`
+    ? `Hand over (${step.end.end}): ${step.end.winner !== null ? replay.data.players[step.end.winner] : "nobody"} wins the hand; ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}${
+      step.end.blocked_rule ? `. A blocked hand: ${step.end.blocked_rule}.` : ""}`
     : "";
   // a hook for add-ons (the game review): tools go in #replay-tools
   document.dispatchEvent(new CustomEvent("boneyard:replay", { detail: { data: replay.data, hand: replay.hand, step: replay.step } }));
