@@ -1,6 +1,7 @@
 """The table fits the screen (marker ``browser``): for every variant and player count, at
 1280×800, 1366×768 and a 390×844 phone, your hand, every score and the whose-turn line are on
-screen without scrolling; the phone lobby and the hand summary do not overflow.
+screen without scrolling; the phone lobby and the hand summary do not overflow; the phone replay shows the table and
+every hand, their tiles big enough to read.
 
 One page per variant and player count, resized through the three viewports.
 """
@@ -170,4 +171,34 @@ def test_the_hand_summary_fits(server: Server, browser: Any, width: int, height:
         assert box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height, found
     assert found["rows"] == 7
     assert found["sideways"] <= 0, f"the summary table is {found['sideways']} px too wide"
+    context.close()
+
+
+def finished_game(variant: str, players: int) -> dict[str, Any]:
+    """A finished game's record, played at random."""
+    game = boneyard.new_game(variant, players=players, seed=3, names=[f"Player {i + 1}" for i in range(players)])
+    rng = random.Random(3)
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+        game.apply(rng.choice(game.legal_moves()))
+    return record.to_record(game, seed=3)
+
+
+def test_the_phone_replay_shows_the_table_and_every_hand_on_one_screen(server: Server, browser: Any) -> None:
+    game_id = seat_table(server, finished_game("block", 4))
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = open_page(browser, f"{server.url}/replay/{game_id}", context)
+    page.wait_for_selector("#replay-hands li")
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    found = page.evaluate("""() => ({
+      rows: [...document.querySelectorAll('#replay-hands li')].map((n) => n.getBoundingClientRect().bottom),
+      tiles: [...document.querySelectorAll('#replay-hands svg')].map((n) => n.getBoundingClientRect().width),
+      table: document.querySelector('#replay-table').getBoundingClientRect().height,
+      sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      height: innerHeight })""")
+    assert len(found["rows"]) == 4 and max(found["rows"]) <= found["height"], found
+    assert found["tiles"] and min(found["tiles"]) >= 18, f"the hands' tiles are {min(found['tiles'])} px wide"
+    assert found["table"] >= 300 and found["sideways"] <= 0, found
     context.close()
