@@ -271,6 +271,33 @@ def test_pip_branches_are_listed_under_the_tile_they_grow_from() -> None:
 DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
+def test_long_arms_go_on_under_their_first_tile_within_the_width() -> None:
+    from boneyard.render.text import layout_lines
+
+    wrapped_any = 0
+    for game in random_pip_positions(3, 4):
+        if not game.layout.tiles:
+            continue
+        whole = [line.plain for line in layout_lines(game.layout)]
+        for width in (30, 44, 60):
+            lines = [line.plain for line in layout_lines(game.layout, width)]
+            assert all(len(line) <= width for line in lines), width
+            joined: list[str] = []
+            for line in lines:
+                first_tile = re.search(r"[\[«]", line)
+                assert first_tile is not None
+                if joined and not line.lstrip().startswith("from ") and line[0] == " ":  # a continuation
+                    start = re.search(r"[\[«]", joined[-1])
+                    under = 2 if len(joined) == 1 else start.start() if start else -1  # the main line: 2 spaces in
+                    assert first_tile.start() == under  # else under the arm's first tile
+                    joined[-1] += " " + line.lstrip()
+                    wrapped_any += 1
+                else:
+                    joined.append(line)
+            assert joined == whole
+    assert wrapped_any > 20
+
+
 def test_a_blocked_hand_shows_both_pip_totals() -> None:
     rng = random.Random(2)
     for seed in range(200):

@@ -218,7 +218,7 @@ class TerminalSession:
         if game.pending:
             index, owed = game.pending[-1]
             info.append(f"double {index} owes {plural(owed, 'play')}")
-        lines = layout_lines(game.layout)
+        lines = layout_lines(game.layout, self.console.width - 4)  # (inside the panel's borders and padding)
         if len(lines) < 4:  # a long layout keeps every line for the table itself
             lines.append(Text(""))
         groups = sides(game)
@@ -272,7 +272,7 @@ class TerminalSession:
         if result is None:
             return
         names = game.names
-        for line in layout_lines(game.layout):
+        for line in layout_lines(game.layout, self.console.width):
             self.console.print(line)
         if result.winner is not None:
             side = next(s for s in sides(game) if result.winner in s)

@@ -80,37 +80,49 @@ def _side_faces(placed: Placed) -> list[Face]:
     return [face for face in placed.faces[first:] if face.child]
 
 
-def _branches(layout: Layout, tiles: list[Placed], depth: int, lines: list[Text]) -> None:
+def _wrapped(prefix: Text, tiles: list[Text], width: int | None, lines: list[Text], indent: int | None = None) -> None:
+    """One arm as lines of at most ``width`` cells (``None``: one line): ``prefix`` and the tiles, a space apart,
+    each line after the first indented by ``indent`` (default: under the first tile), so a long arm reads as one
+    block."""
+    text = prefix.copy()
+    indent = prefix.cell_len if indent is None else indent
+    started = False
+    for tile in tiles:
+        if started and width is not None and text.cell_len + 1 + tile.cell_len > width:
+            lines.append(text)
+            text = Text(" " * indent)
+            started = False
+        if started:
+            text.append(" ")
+        text.append_text(tile)
+        started = True
+    lines.append(text)
+
+
+def _branches(layout: Layout, tiles: list[Placed], depth: int, width: int | None, lines: list[Text]) -> None:
     for placed in tiles:
         for face in _side_faces(placed):
             arm = _arm(layout, face)
-            text = Text("  " * depth + f"from {subscript(face.owner)} ", style="dim")
-            for number, item in enumerate(arm):
-                if number:
-                    text.append(" ")
-                text.append_text(tile_text(item))
-            lines.append(text)
-            _branches(layout, arm, depth + 1, lines)
+            prefix = Text("  " * depth + f"from {subscript(face.owner)} ", style="dim")
+            _wrapped(prefix, [tile_text(item) for item in arm], width, lines)
+            _branches(layout, arm, depth + 1, width, lines)
 
 
-def layout_lines(layout: Layout) -> list[Text]:
-    """The layout as lines of text (empty table: one line saying so)."""
+def layout_lines(layout: Layout, width: int | None = None) -> list[Text]:
+    """The layout as lines of text (empty table: one line saying so), each at most ``width`` cells where given:
+    a longer arm goes on over several lines, indented under its first tile (a terminal would wrap it to the
+    margin, where it reads as an arm of its own)."""
     if not layout.tiles:
         return [Text("(the table is empty)", style="dim")]
     lead = layout.tiles[0]
     faces = lead.faces
     left = _arm(layout, faces[0]) if faces else []
     right = _arm(layout, faces[1]) if len(faces) > 1 else []
-    line = Text()
-    for placed in reversed(left):
-        line.append_text(tile_text(placed, reverse=True))
-        line.append(" ")
-    line.append_text(tile_text(lead))
-    for placed in right:
-        line.append(" ")
-        line.append_text(tile_text(placed))
-    lines = [line]
-    _branches(layout, [*reversed(left), lead, *right], 1, lines)
+    main = [tile_text(placed, reverse=True) for placed in reversed(left)]
+    main += [tile_text(lead)] + [tile_text(placed) for placed in right]
+    lines: list[Text] = []
+    _wrapped(Text(), main, width, lines, indent=2)  # (the main line goes on indented, as no arm starts)
+    _branches(layout, [*reversed(left), lead, *right], 1, width, lines)
     return lines
 
 
