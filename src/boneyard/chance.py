@@ -170,6 +170,14 @@ class Chance:
         self.rng = random.Random(self.seed)
         self._set: _TileSet | None = None
 
+    def state(self) -> object:
+        """Where the generator stands (for :meth:`restore`): :meth:`Game.undo <boneyard.state.Game.undo>` of a deal
+        sets it back, so that the next deal is the one taken back."""
+        return self.rng.getstate()
+
+    def restore(self, state: object) -> None:
+        self.rng.setstate(state)  # type: ignore[arg-type]
+
     def _tiles(self, rules: Rules) -> _TileSet:
         known = self._set
         if known is None or known.rules is not rules:

@@ -124,6 +124,7 @@ class _Undo(NamedTuple):
     position: int = 0
     receiver: int = 0
     table: _Table | None = None
+    chance: object = None  #: a deal's: the chance generator's state before it (:meth:`Chance.state`)
 
 
 class Game:
@@ -188,9 +189,18 @@ class Game:
     # ------------------------------------------------------------ hands
     def next_hand(self) -> HandLog:
         """Deal the next hand from this game's :class:`~boneyard.chance.Chance`."""
-        if self.chance is None:
+        chance = self.chance
+        if chance is None:
             raise ValueError("this game has no chance generator; call start_hand with a HandSetup")
-        return self.start_hand(self.chance.setup(self))
+        before = chance.state()
+        try:
+            log = self.start_hand(chance.setup(self))
+        except Exception:
+            chance.restore(before)
+            raise
+        # an undo of this deal sets the generator back, so that dealing again deals this hand again
+        self._undo[-1] = self._undo[-1]._replace(chance=before)
+        return log
 
     def start_hand(self, setup: HandSetup) -> HandLog:
         """Begin a hand from a chance outcome (checked against the rules)."""
@@ -421,6 +431,8 @@ class Game:
             self.log.pop()
             assert entry.table is not None
             self._restore(entry.table)
+            if entry.chance is not None and self.chance is not None:
+                self.chance.restore(entry.chance)
             return None
         assert entry.turn is not None
         (self.turn, self.direction, self.passes, self.drawn, self.forced_draw, self.give_pending,
