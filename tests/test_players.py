@@ -429,13 +429,17 @@ def test_duplicate_mode_rotates_every_deal() -> None:
     assert stats["greedy"]["wins"] + stats["random"]["wins"] <= 6
     low, high = stats["greedy"]["ci95"]
     assert 0 <= low <= stats["greedy"]["win_rate"] <= high <= 1
+    # every level sat in every seat: a seat's row is nobody's, its wins are whoever sat there
+    assert [row["ai"] for row in result["seats"]] == [None, None]  # type: ignore[attr-defined]
+    assert sum(row["wins"] for row in result["seats"]) == stats["greedy"]["wins"] + stats["random"]["wins"]  # type: ignore[attr-defined]
     plain = simulate("block", 2, 3, seed=1, ai="greedy,random", workers=1, options={"target": 20})
     assert plain["games"] == 3 and plain["duplicate"] is False
+    assert [row["ai"] for row in plain["seats"]] == ["greedy", "random"]  # type: ignore[attr-defined]
 
 
 def test_one_level_in_every_seat_needs_no_rotation() -> None:
     result = simulate("block", 2, 2, seed=3, ai="greedy", workers=1, duplicate=True, options={"target": 1})
-    assert result["games"] == 2
+    assert result["games"] == 2 and [row["ai"] for row in result["seats"]] == ["greedy", "greedy"]  # type: ignore[attr-defined]
     # greedy sits on every side: it cannot lose to another level, so no game counts for it
     assert result["ai_stats"] == [{"ai": "greedy", "games": 0, "wins": 0, "win_rate": 0.0, "ci95": [0.0, 1.0],
                                    "every_side": 2}]

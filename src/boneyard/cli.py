@@ -344,7 +344,7 @@ def simulate(
     seats = result["seats"]
     assert isinstance(seats, list)
     for seat, row in enumerate(seats):
-        player = "(rotating)" if duplicate and len(stats_levels(result)) > 1 else str(row["ai"])
+        player = "(rotating)" if row["ai"] is None else str(row["ai"])
         table.add_row(str(seat), player, str(row["wins"]), f"{row['mean_points']:.1f}")
     console.print(table)
     levels = Table(title="per level" + (" (duplicate deals)" if duplicate else ""))
@@ -389,12 +389,6 @@ def progress_bar(what: str, *, enabled: bool = True) -> Iterator[Callable[[int, 
 
 def _no_progress(done: int, total: int) -> None:
     """The progress callback of a run that shows none."""
-
-
-def stats_levels(result: dict[str, object]) -> list[object]:
-    """The levels of a simulation summary's ``ai_stats``."""
-    stats = result.get("ai_stats")
-    return [row["ai"] for row in stats] if isinstance(stats, list) else []
 
 
 def _register_front_ends() -> None:

@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from boneyard.chance import game_seed, seed_error
 from boneyard.errors import OptionError
@@ -128,6 +128,9 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     seconds = time.perf_counter() - started
     sides = [tuple(sorted(rules.score_seats(seat))) for seat in range(players)]
     summary = summarise(rules.name, players, len(jobs), seed, specs, summaries, seconds, sides)
+    if len(turns) > 1:  # every level sat in every seat: a seat's row is no level's (``ai_stats`` has theirs)
+        for row in cast(list[dict[str, object]], summary["seats"]):
+            row["ai"] = None
     summary["duplicate"] = duplicate
     summary["deals"] = games
     summary["engine"] = used
