@@ -380,10 +380,16 @@ def test_options_accept_text_as_given_on_a_command_line() -> None:
     assert (options.set, options.partnerships, options.target, options.tie_rule) == (9, True, 150, "no_score")
 
 
-@pytest.mark.parametrize("players", [0, 1, 5, True])
+@pytest.mark.parametrize("players", [0, 1, 5])
 def test_bad_player_counts(players: int) -> None:
     with pytest.raises(VariantError, match="block is for 2 to 4 players"):
         make_rules("block", players)
+
+
+@pytest.mark.parametrize("players", [True, "2", 2.0])
+def test_a_player_count_that_is_no_whole_number_is_said_so(players: object) -> None:
+    with pytest.raises(VariantError, match=f"the number of players must be a whole number, not {players!r}"):
+        make_rules("block", players)  # type: ignore[arg-type]
 
 
 def test_unknown_variant() -> None:

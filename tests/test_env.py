@@ -190,6 +190,57 @@ def test_illegal_actions_raise_with_the_reason() -> None:
         raw_env("block", reward="points")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("arguments", "error"), [
+    ({"max_moves": 0}, "max_moves must be a whole number of at least 1"),
+    ({"max_moves": -1}, "max_moves must be a whole number of at least 1"),
+    ({"max_moves": 2.5}, "max_moves must be a whole number of at least 1"),
+    ({"seed": -1}, "the seed must be a whole number from 0 to 2\\^63 - 1, not -1"),
+    ({"seed": "x"}, "the seed must be a whole number from 0 to 2\\^63 - 1, not 'x'"),
+    ({"seed": 2**70}, "the seed must be a whole number from 0 to 2\\^63 - 1"),
+    ({"players": "2"}, "the number of players must be a whole number, not '2'"),
+    ({"render_mode": "rgb_array"}, "render_mode 'rgb_array' is not one of"),
+])
+def test_bad_environment_arguments_are_refused_with_what_and_why(arguments: dict[str, Any], error: str) -> None:
+    with pytest.raises((OptionError, boneyard.VariantError), match=error):
+        raw_env("block", **arguments)
+
+
+def test_reset_refuses_rule_options_and_a_bad_seed_and_keeps_the_game() -> None:
+    table = raw_env("all-fives", seed=3)
+    table.reset()
+    before = table.observe(table.agent_selection)
+    with pytest.raises(OptionError, match="reset cannot change the rule options \\(target\\)"):
+        table.reset(options={"target": 61})
+    with pytest.raises(OptionError, match="the seed must be"):
+        table.reset(seed=-2)
+    assert np.array_equal(table.observe(table.agent_selection)["observation"], before["observation"])
+    table.reset(options={"other": 1})  # (keys that are no rule option are let through: PettingZoo's API test)
+    assert table.rules.target == 250  # type: ignore[attr-defined]
+
+
+def test_the_codec_refuses_actions_outside_its_space() -> None:
+    table = raw_env("block")
+    for action in (-1, table.codec.size):
+        with pytest.raises(IllegalMoveError, match="outside the action space"):
+            table.codec.describe(action)
+
+
+def test_a_step_after_the_game_ended_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    table = raw_env("block", seed=2, options={"target": 1}, render_mode="human")
+    table.reset()
+    while table.agents:
+        observation, *_ = table.last()
+        if table.terminations[table.agent_selection] or table.truncations[table.agent_selection]:
+            table.step(None)
+        else:
+            table.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    with pytest.raises(IllegalMoveError, match="the episode is over \\(every agent is done\\): reset\\(\\)"):
+        table.step(0)
+    printed = capsys.readouterr().out
+    assert "scores seat_0=" in printed  # render_mode="human": every step printed the table
+    assert table.render() is None and "scores seat_0=" in capsys.readouterr().out  # and render() prints it
+
+
 # ---------------------------------------------------------------- Gymnasium
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_single_seat_env_passes_gymnasium_checks(variant: str) -> None:
@@ -236,6 +287,33 @@ def test_single_seat_env_illegal_actions() -> None:
         SingleSeatEnv("block", 2, seat=2)
     with pytest.raises(OptionError, match="3 opponent levels \\(random, greedy, random\\) for the 1 other seat"):
         SingleSeatEnv("block", 2, opponents="random,greedy,random")
+    with pytest.raises(OptionError, match="2 opponent levels \\(random, greedy\\) for the 3 other seats of a 4-player "
+                                          "game: give one level for all, or one per other seat"):
+        SingleSeatEnv("block", 4, opponents="random,greedy")
+    for penalty in (-5, float("nan"), "1"):
+        with pytest.raises(OptionError, match="illegal_penalty is what an illegal action costs, a number of"):
+            SingleSeatEnv("block", 2, illegal_penalty=penalty)  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="render_mode 'human' is not one of"):
+        SingleSeatEnv("block", 2, render_mode="human")
+
+
+def test_illegal_actions_count_towards_max_moves() -> None:
+    single = SingleSeatEnv("block", 2, seed=1, max_moves=10)
+    observation, _ = single.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    played = single.game_env.moves
+    steps = 0
+    truncated = False
+    while not truncated:
+        _, reward, terminated, truncated, info = single.step(illegal)
+        steps += 1
+        assert reward == -1.0 and info["illegal"] and not terminated
+        assert steps <= 10
+    assert played + steps == 10  # the moves played before the learner's turn, and the refused ones
+    with pytest.raises(IllegalMoveError, match="the game is over; call reset"):
+        single.step(illegal)
+    single.reset(seed=1)
+    assert not single.step(illegal)[3]  # a new episode starts counting again
 
 
 # ---------------------------------------------------------------- the two engines

@@ -23,13 +23,14 @@ player that decides from a view).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any, ClassVar, Literal, NoReturn
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from boneyard.chance import Chance, Deal
+from boneyard.chance import Chance, Deal, seed_error
 from boneyard.env.encoding import ActionCodec, Observer, number_values, slot_owners
 from boneyard.env.fast import FastTracker, tracker_for
 from boneyard.errors import IllegalMoveError, OptionError
@@ -49,6 +50,30 @@ def lower_score_wins(rules: Rules) -> bool:
     return rules.lower_score_wins
 
 
+def check_limit(max_moves: object) -> None:
+    """Refuse a ``max_moves`` that is neither ``None`` nor a whole number of at least 1."""
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1):
+        raise OptionError(f"max_moves must be a whole number of at least 1 (or None for no limit), not {max_moves!r}")
+
+
+def check_seed(seed: object) -> None:
+    """Refuse a seed the game records could not hold (``None``: a seed drawn at random)."""
+    error = None if seed is None else seed_error(seed)
+    if error is not None:
+        raise OptionError(error)
+
+
+def check_reset_options(rules: Rules, options: object) -> None:
+    """Refuse ``reset`` options that name rule options: the rules are set when the environment is made, not per
+    episode.  Other keys are ignored (PettingZoo's API test passes some to see that ``reset`` takes them)."""
+    if not isinstance(options, Mapping):
+        return
+    named = sorted(str(key) for key in options if str(key) in {field.name for field in fields(rules.Options)})
+    if named:
+        raise OptionError(f"reset cannot change the rule options ({', '.join(named)}): give them when making the "
+                          f"environment, e.g. env({rules.name!r}, options={{{named[0]!r}: ...}})")
+
+
 class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """A whole game of one variant as a PettingZoo AEC environment."""
 
@@ -64,6 +89,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             raise OptionError(f"reward {reward!r} is not 'score' or 'win'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        check_limit(max_moves)
+        check_seed(seed)
         self.rules = make_rules(variant, players, options)
         #: "fast" or "reference": the engine the environment steps on
         self.engine = engine_for(self.rules, engine)
@@ -154,7 +181,10 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
 
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game: from ``seed`` if given, else from the constructor's seed sequence."""
+        """Deal a new game: from ``seed`` if given, else from the constructor's seed sequence.  ``options`` may not
+        name rule options: those are the environment's own (given when it is made)."""
+        check_seed(seed)
+        check_reset_options(self.rules, options)
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             self._next_seed = seed
@@ -277,6 +307,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         raise IllegalMoveError(f"fast action {fast_action} is not legal now")
 
     def step(self, action: int | None) -> None:
+        if not self.agents:  # (PettingZoo's wrapper warns and never gets here)
+            raise IllegalMoveError("the episode is over (every agent is done): reset() deals a new game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -320,7 +352,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self._settle(agent, game.scores, before if game.scores != before else None, game.finished, game.winner,
                          game.turn)
         if self.render_mode == "human":
-            print(self.render())
+            print(self._text())
 
     def _settle(self, agent: str, scores: list[int], before: list[int] | None, finished: bool, winner: int | None,
                 turn: int) -> None:
@@ -381,11 +413,20 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
 
     # ------------------------------------------------------------ display
     def render(self) -> str | None:
+        """``render_mode="ansi"``: the table as text (the layout, the scores, the hand of the seat to move);
+        ``"human"``: the same printed (and every step prints it), returning ``None``."""
         if self.render_mode is None or self.game is None:
             return None
+        if self.render_mode == "human":
+            print(self._text())
+            return None
+        return self._text()
+
+    def _text(self) -> str:
         from boneyard.render.text import layout_lines
 
         game = self.game
+        assert game is not None
         lines = [line.plain for line in layout_lines(game.layout)]
         lines.append("scores " + "  ".join(f"{name}={score}" for name, score in zip(self.possible_agents,
                                                                                    game.scores, strict=True)))

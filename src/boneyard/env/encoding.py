@@ -88,10 +88,13 @@ class ActionCodec:
         half = 0 if move.half == move.tile.high else 1
         return (tile * 2 + half) * self.slots + owners.index(move.target)
 
-    def decode(self, action: int, owners: Sequence[int]) -> Move:
-        """The move an action number stands for (it may still be illegal)."""
+    def _check(self, action: int) -> None:
         if not 0 <= action < self.size:
             raise IllegalMoveError(f"action {action} is outside the action space (0-{self.size - 1})")
+
+    def decode(self, action: int, owners: Sequence[int]) -> Move:
+        """The move an action number stands for (it may still be illegal)."""
+        self._check(action)
         if action == self.draw_action:
             return Move.draw()
         if action == self.pass_action:
@@ -109,6 +112,7 @@ class ActionCodec:
 
     def describe(self, action: int) -> str:
         """The action in words, independent of any position (``play 6-4 by 4 on slot 2``)."""
+        self._check(action)
         if action == self.draw_action:
             return "draw"
         if action == self.pass_action:

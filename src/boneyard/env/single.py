@@ -15,12 +15,13 @@ costs ``illegal_penalty`` and ``info["illegal"]`` is true; under ``illegal="rais
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from numbers import Real
 from typing import Any, Literal, SupportsFloat
 
 import gymnasium
 import numpy as np
 
-from boneyard.env.aec import DominoEnv, RewardMode
+from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.players.base import Player, make_player, split_specs
 
@@ -36,7 +37,13 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                  illegal_penalty: float = 1.0, max_moves: int | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        self.game_env = DominoEnv(variant, players, options=options, seed=seed, reward=reward,
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        penalty: object = illegal_penalty  # (numpy's numbers are Real too)
+        if isinstance(penalty, bool) or not isinstance(penalty, Real) or not float(penalty) >= 0:
+            raise OptionError(f"illegal_penalty is what an illegal action costs, a number of at least 0, not "
+                              f"{illegal_penalty!r}")
+        self.game_env: DominoEnv = DominoEnv(variant, players, options=options, seed=seed, reward=reward,
                                   max_moves=max_moves, render_mode="ansi" if render_mode else None)
         if not 0 <= seat < players:
             raise OptionError(f"seat {seat} is not a seat of a {players}-player game (0-{players - 1})")
@@ -45,9 +52,10 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         specs = split_specs(opponents) if isinstance(opponents, str) else list(opponents)
         if not specs:
             raise OptionError("name at least one opponent level, e.g. opponents='random'")
-        if len(specs) > players - 1:
+        if len(specs) not in (1, players - 1):
             raise OptionError(f"{len(specs)} opponent levels ({', '.join(specs)}) for the {players - 1} other "
-                              f"{'seat' if players == 2 else 'seats'} of a {players}-player game")
+                              f"{'seat' if players == 2 else 'seats'} of a {players}-player game: give one level "
+                              f"for all, or one per other seat")
         self.opponent_specs = [specs[min(i, len(specs) - 1)] for i in range(players - 1)]
         for spec in set(self.opponent_specs):
             make_player(spec)
@@ -59,11 +67,15 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self.observation_space = self.game_env.observation_space(self.agent)
         self.action_space = self.game_env.action_space(self.agent)
         self.opponents: dict[int, Player] = {}
+        self._refused = 0
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        check_seed(seed)
+        check_reset_options(self.game_env.rules, options)
         super().reset(seed=seed)
         self.game_env.reset(seed=seed)
+        self._refused = 0  #: illegal actions refused this episode (they count towards ``max_moves``)
         others = [s for s in range(self.game_env.players) if s != self.seat]
         self.opponents = {other: make_player(spec, seed=self.game_env.game_seed + 101 * other)
                           for other, spec in zip(others, self.opponent_specs, strict=True)}
@@ -82,7 +94,13 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     def _over(self) -> bool:
         env = self.game_env
-        return env.terminations[self.agent] or env.truncations[self.agent]
+        return env.terminations[self.agent] or env.truncations[self.agent] or self._cut()
+
+    def _cut(self) -> bool:
+        """Whether ``max_moves`` has run out, counting refused actions as moves (so an agent that keeps choosing
+        illegal actions is stopped too)."""
+        limit = self.game_env.max_moves
+        return limit is not None and self._refused > 0 and self.game_env.moves + self._refused >= limit
 
     def _play_opponents(self) -> float:
         """Let the opponents move until the learner is on turn or the game ends; the learner's reward."""
@@ -109,11 +127,12 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                 move = env.codec.describe(int(action)) if 0 <= int(action) < mask.size else str(action)
                 legal = ", ".join(str(m) for m in env.legal_moves(self.agent)[:8])
                 raise IllegalMoveError(f"action {int(action)} ({move}) is not legal now (legal: {legal})")
-            return self._observation(), -self.illegal_penalty, False, False, self._info(illegal=True)
+            self._refused += 1
+            return self._observation(), -self.illegal_penalty, False, self._cut(), self._info(illegal=True)
         env.step(int(action))
         reward = env.rewards.get(self.agent, 0.0) + self._play_opponents()
         terminated = env.terminations[self.agent]
-        truncated = env.truncations[self.agent] and not terminated
+        truncated = (env.truncations[self.agent] or self._cut()) and not terminated
         return self._observation(), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:

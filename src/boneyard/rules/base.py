@@ -77,7 +77,9 @@ class Rules:
     def __init__(self, players: int, options: Mapping[str, object] | object | None = None) -> None:
         self.options = parse_options(self.Options, options)
         low, high = self.player_range()
-        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise VariantError(f"the number of players must be a whole number, not {players!r}")
+        if not low <= players <= high:
             raise VariantError(f"{self.name} is for {low} to {high} players, not {players}")
         self.players = players
         sizes = getattr(self.options, "deal_sizes", None)
