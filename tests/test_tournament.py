@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from boneyard.chance import Chance
 from boneyard.cli import app
 from boneyard.errors import BoneyardError, OptionError
 from boneyard.moves import Move
-from boneyard.players.base import RandomPlayer
+from boneyard.players.base import RandomPlayer, make_player
 from boneyard.rules.base import make_rules
 from boneyard.sim import stats
 from boneyard.sim.tournament import (
@@ -150,6 +152,35 @@ def test_callable_players_get_a_seed_when_they_take_one() -> None:
     assert isinstance(first, RandomPlayer)
     assert first.stream.next() == second.stream.next()
     assert isinstance(build_player("tests.test_tournament:first_mover"), FirstMover)
+
+
+def test_the_boneyard_command_finds_a_player_module_in_the_current_folder(tmp_path: Path) -> None:
+    # the installed command starts without the current folder on its import path (python -m adds it)
+    (tmp_path / "myplayers.py").write_text(
+        "def first(seed=None):\n"
+        "    from tests.test_tournament import FirstMover\n"
+        "    return FirstMover()\n")
+    command = ("import sys; sys.path = [p for p in sys.path if p not in ('', sys.argv[1])]; "
+               "sys.path.append(sys.argv[2]); sys.argv = sys.argv[:1] + sys.argv[3:]; "
+               "from boneyard.cli import main; main()")
+    out = subprocess.run([sys.executable, "-c", command, str(tmp_path), str(Path(__file__).parents[1]), "tournament",
+                          "--players", "myplayers:first,greedy", "--variant", "block", "--games", "4", "--workers",
+                          "2", "--json", "--out", str(tmp_path / "run"), "-o", "target=20"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    table = {row["player"]: row for row in json.loads(out.stdout)["table"]}
+    assert table["myplayers:first"]["games"] == 4
+
+
+def test_player_specs_with_unknown_settings_or_a_seed_are_refused_by_the_api() -> None:
+    with pytest.raises(OptionError, match="heuristic has no setting 'depth' \\(it takes no settings\\)"):
+        make_player("heuristic:depth=2")
+    with pytest.raises(OptionError, match="expert has no setting 'depth' \\(it takes time, samples,"):
+        make_player("expert:depth=3")
+    with pytest.raises(OptionError, match="a player's seed comes from the game"):
+        make_player("random:seed=1")
+    with pytest.raises(OptionError, match="a player's seed must be a whole number, not 'a'"):
+        make_player("random", seed="a")  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- results

@@ -17,7 +17,7 @@ import typer
 
 from boneyard.errors import BoneyardError, OptionError, RecordError
 from boneyard.options import parse_assignments, specs
-from boneyard.players.base import split_specs
+from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import VARIANTS, find_variant, make_rules
 from boneyard.state import Game
 
@@ -62,31 +62,6 @@ def default_save_path(variant: str) -> Path:
     return folder / f"{stamp}-{variant}.boneyard.json"
 
 
-def check_level(spec: str) -> None:
-    """Refuse a level spec with a setting its level does not take, naming the settings it does take."""
-    import inspect
-
-    from boneyard.players.base import LEVELS, load_levels, make_player
-
-    name, _, settings = spec.partition(":")
-    if name.strip().lower() not in LEVELS:
-        load_levels()  # the optional levels (random and greedy are always there)
-    factory = LEVELS.get(name.strip().lower())
-    if factory is None:
-        make_player(spec)  # the unknown-level error
-        return
-    try:
-        accepted = [key for key in inspect.signature(factory).parameters if key != "seed"]
-    except (TypeError, ValueError):
-        accepted = []
-    for item in filter(None, (part.strip() for part in settings.split(","))):
-        key = item.partition("=")[0].strip()
-        if "=" in item and key not in accepted:
-            takes = f"it takes {', '.join(accepted)}" if accepted else "it takes no settings"
-            raise OptionError(f"player {spec!r}: {name.strip()} has no setting {key!r} ({takes})")
-    make_player(spec)
-
-
 def computer_levels(ai: str, seats: int, players: int) -> list[str]:
     """The ``--ai`` levels for ``seats`` computer seats: more levels than seats is an error; fewer
     repeat the last one (the table names each computer's level)."""
@@ -95,7 +70,7 @@ def computer_levels(ai: str, seats: int, players: int) -> list[str]:
         raise OptionError(f"--ai names {len(levels)} levels ({', '.join(levels)}) but a {players}-player game has "
                           f"{seats} {'seat' if seats == 1 else 'seats'} to fill")
     for spec in dict.fromkeys(levels):
-        check_level(spec)
+        make_player(spec)
     return [levels[min(i, len(levels) - 1)] for i in range(seats)]
 
 

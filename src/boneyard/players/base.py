@@ -7,6 +7,7 @@ from a spec such as ``"expert:time=0.2"``.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
@@ -264,16 +265,37 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     factory = LEVELS.get(name)
     if factory is None:
         raise OptionError(f"unknown player level {name!r} (known: {', '.join(sorted(LEVELS))})")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise OptionError(f"player {spec!r}: a player's seed must be a whole number, not {seed!r}")
+    accepted = _settings(factory)
     params: dict[str, object] = {}
     for item in filter(None, (p.strip() for p in params_text.split(","))):
         key, equals, value = item.partition("=")
         if not equals:
             raise OptionError(f"player {spec!r}: parameter {item!r} is not key=value")
-        params[key.strip()] = parse_number(value.strip())
+        key = key.strip()
+        if key == "seed":
+            raise OptionError(f"player {spec!r}: a player's seed comes from the game (make_player's seed argument), "
+                              "not from its spec")
+        if accepted is not None and key not in accepted:
+            takes = f"it takes {', '.join(accepted)}" if accepted else "it takes no settings"
+            raise OptionError(f"player {spec!r}: {name} has no setting {key!r} ({takes})")
+        params[key] = parse_number(value.strip())
     try:
         return factory(seed=seed, **params)
     except TypeError as error:
         raise OptionError(f"player {spec!r}: {error}") from None
+
+
+def _settings(factory: Callable[..., Player]) -> list[str] | None:
+    """The settings a level's factory takes (its keyword parameters but the seed), ``None`` where it cannot tell."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # pragma: no cover - a factory without a signature
+        return None
+    if any(parameter.kind == parameter.VAR_KEYWORD for parameter in parameters):
+        return None
+    return [parameter.name for parameter in parameters if parameter.name != "seed"]
 
 
 def load_levels() -> None:

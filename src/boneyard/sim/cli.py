@@ -84,8 +84,8 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="print the report as one JSON object")] = False,
     ) -> None:
         """Round robin or gauntlet between computer players, with ratings, plots, JSON and CSV."""
-        from boneyard.cli import check_level, progress_bar
-        from boneyard.players.base import load_levels, split_specs
+        from boneyard.cli import progress_bar
+        from boneyard.players.base import load_levels, make_player, split_specs
         from boneyard.sim.tournament import _is_callable_spec, finite
         from boneyard.sim.tournament import tournament as run
 
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
             load_levels()  # every level registered, so module:function specs can be told apart
             for spec in split_specs(players):
                 if not _is_callable_spec(spec):  # module:function players are checked when built
-                    check_level(spec)
+                    make_player(spec)
         except BoneyardError as error:
             _fail(str(error))
         if out is not None and out.exists() and not out.is_dir():

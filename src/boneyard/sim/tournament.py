@@ -32,6 +32,7 @@ import json
 import math
 import os
 import statistics
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
@@ -64,6 +65,20 @@ def _is_callable_spec(spec: str) -> bool:
     return bool(colon) and head.strip().lower() not in LEVELS and "=" not in tail and tail.strip().isidentifier()
 
 
+def import_player_module(name: str) -> Any:
+    """The module of a ``module:function`` player: from the import path, else from the current folder (where
+    ``python -m boneyard`` would find it; the ``boneyard`` command starts without it on the path).  The folder is
+    then kept on the path, so worker processes find the module too."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        here = os.getcwd()
+        if error.name != name.partition(".")[0] or here in sys.path or "" in sys.path:
+            raise
+        sys.path.insert(0, here)
+        return importlib.import_module(name)
+
+
 def build_player(spec: str, seed: int | None = None) -> Player:
     """A player from a level spec or from ``module:function``."""
     if spec.partition(":")[0].strip().lower() not in LEVELS:
@@ -72,7 +87,7 @@ def build_player(spec: str, seed: int | None = None) -> Player:
         return make_player(spec, seed=seed)
     module_name, _, function_name = spec.partition(":")
     try:
-        module = importlib.import_module(module_name.strip())
+        module = import_player_module(module_name.strip())
     except ImportError as error:
         raise OptionError(f"player {spec!r}: cannot import module {module_name!r} ({error})") from None
     factory = getattr(module, function_name.strip(), None)
