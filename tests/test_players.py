@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import boneyard
+from boneyard import record
 from boneyard.chance import Chance
 from boneyard.errors import OptionError
 from boneyard.fast import FastGame
@@ -547,3 +549,27 @@ def test_a_search_with_no_move_to_make_says_so() -> None:
         game.apply(rng.choice(game.legal_moves()))
     with pytest.raises(ValueError, match="the hand is over"):
         Search(SeatView(game, 0), random.Random(0))
+
+
+def test_simulate_writes_every_game_s_record_which_replays_to_the_same_result(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    options = {"target": 30}
+    plain = simulate("all-fives", 2, 3, seed=4, ai="greedy,random", workers=1, duplicate=True, options=options)
+    saved = simulate("all-fives", 2, 3, seed=4, ai="greedy,random", workers=2, duplicate=True, options=options,
+                     records=folder)
+    assert saved["records"] == str(folder) and saved["engine"] == "reference"
+    assert saved["seats"] == plain["seats"] and saved["ai_stats"] == plain["ai_stats"]  # the same games
+    files = sorted(path.name for path in folder.iterdir())
+    assert files == [f"game-00000{i}-r{r}.boneyard.json" for i in (1, 2, 3) for r in (1, 2)]
+    data = record.load(folder / "game-000002-r2.boneyard.json")
+    game = record.replay(data)
+    assert game.finished and data["players"] == ["random", "greedy"]  # the second rotation: levels shifted
+    assert data["meta"]["simulate"] == {"seed": 4, "game": 1, "rotation": 1, "levels": ["random", "greedy"]}
+    wins = sum(record.replay(record.load(path)).winner == 0 for path in folder.iterdir())
+    assert wins == saved["seats"][0]["wins"]  # type: ignore[index]
+    with pytest.raises(OptionError, match="already holds game records"):
+        simulate("all-fives", 2, 1, ai="greedy", options=options, records=folder)
+    with pytest.raises(OptionError, match="is a file, not a folder"):
+        simulate("all-fives", 2, 1, ai="greedy", options=options, records=folder / "game-000001-r1.boneyard.json")
+    with pytest.raises(OptionError, match="use the local backend"):
+        simulate("all-fives", 2, 1, ai="greedy", options=options, records=tmp_path / "other", backend="ray")

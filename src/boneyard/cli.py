@@ -290,6 +290,8 @@ def simulate(
                                              "the results are the same")] = "auto",
     backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
     address: Annotated[str | None, typer.Option(help="Ray cluster address to join (ray backend)")] = None,
+    records: Annotated[Path | None, typer.Option(help="a new or empty folder: write every game's record there "
+                                                      "(game-000001.boneyard.json …), to replay or review")] = None,
 ) -> None:
     """Play computer-only games and report wins, points and speed (a progress bar on a terminal; Ctrl-C stops)."""
     from boneyard.sim.simulate import simulate as run
@@ -300,7 +302,7 @@ def simulate(
         with progress_bar("games", enabled=not as_json) as advance:
             result = run(variant, players, games, seed=seed, ai=ai, options=options,
                          workers=workers, duplicate=duplicate, engine=engine, backend=backend,
-                         address=address, progress=advance)
+                         address=address, progress=advance, records=records)
     except BoneyardError as error:
         fail(str(error))
     except KeyboardInterrupt:
@@ -338,6 +340,8 @@ def simulate(
     speed = float(result["games_per_second"])  # type: ignore[arg-type]
     console.print(f"{result['hands']} hands ({result['blocked_hands']} blocked), {result['moves']} moves, "
                   f"{speed:.{0 if speed >= 10 else 2}f} games/s")
+    if result["records"] is not None:
+        console.print(f"Records in {result['records']}: boneyard replay FILE, boneyard review FILE", highlight=False)
 
 
 @contextmanager

@@ -100,25 +100,30 @@ def play_game(rules: Rules, seed: int, players: Sequence[Player], engine: str = 
     return _play_reference(rules, seed, players)
 
 
-def _play_reference(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
-    game = Game(rules, chance=Chance(seed))
+def reference_game(rules: Rules, seed: int, players: Sequence[Player], names: Sequence[str] | None = None) -> Game:
+    """A whole game dealt from ``Chance(seed)`` on the reference engine, played to its end (for its record)."""
+    game = Game(rules, list(names) if names else None, chance=Chance(seed))
     views = [SeatView(game, seat) for seat in range(rules.players)]
-    placements = moves = blocked = 0
     while not game.finished:
         if not game.in_hand:
             game.next_hand()
             continue
         seat = game.turn
-        move = players[seat].choose(views[seat])
-        game.apply(move)
-        moves += 1
-        placements += move.kind <= Kind.PLAY
-        if not game.in_hand:
-            result = game.hand.result
-            blocked += result is not None and result.end == "blocked"
-    winners = rules.score_seats(game.winner) if game.winner is not None else ()
-    return Played(game.winner, list(game.scores), tuple(winners), len(game.log), blocked, placements, moves,
-                  "reference")
+        game.apply(players[seat].choose(views[seat]))
+    return game
+
+
+def played_of(game: Game) -> Played:
+    """What a finished reference game came to."""
+    events = [event for log in game.log for event in log.events]
+    blocked = sum(log.result is not None and log.result.end == "blocked" for log in game.log)
+    winners = game.rules.score_seats(game.winner) if game.winner is not None else ()
+    return Played(game.winner, list(game.scores), tuple(winners), len(game.log), blocked,
+                  sum(event.move.kind <= Kind.PLAY for event in events), len(events), "reference")
+
+
+def _play_reference(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
+    return played_of(reference_game(rules, seed, players))
 
 
 class _Between:

@@ -21,13 +21,14 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from boneyard.chance import game_seed, seed_error
 from boneyard.errors import OptionError
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import make_rules
-from boneyard.sim.engines import engine_for, play_game, rules_for
+from boneyard.sim.engines import engine_for, play_game, played_of, reference_game, rules_for
 from boneyard.sim.pool import finished, stop, worker_pool
 
 
@@ -52,25 +53,56 @@ def seat_specs(ai: str | Sequence[str] | None, players: int) -> list[str]:
     return [specs[min(seat, len(specs) - 1)] for seat in range(players)]
 
 
+def player_names(specs: Sequence[str]) -> list[str]:
+    """Unique display names: the spec, with ``#2``, ``#3`` … for repeats."""
+    names: list[str] = []
+    for spec in specs:
+        name, copy = spec, 2
+        while name in names:
+            name, copy = f"{spec}#{copy}", copy + 1
+        names.append(name)
+    return names
+
+
+def record_path(records: str, index: int, rotate: int, rotated: bool) -> Path:
+    """Where game ``index`` (its rotation ``rotate`` of a duplicate deal) is written: ``game-000001.boneyard.json``,
+    ``game-000001-r2.boneyard.json``."""
+    return Path(records) / (f"game-{index + 1:06d}" + (f"-r{rotate + 1}" if rotated else "") + ".boneyard.json")
+
+
 def play_one(variant: str, players: int, options: Mapping[str, object] | None, specs: Sequence[str],
-             seed: int, index: int, rotate: int = 0, engine: str = "auto") -> GameSummary:
-    """Play game ``index`` to the end; seat ``s`` is played by ``specs[(s + rotate) % n]``."""
+             seed: int, index: int, rotate: int = 0, engine: str = "auto", records: str | None = None,
+             rotated: bool = False) -> GameSummary:
+    """Play game ``index`` to the end; seat ``s`` is played by ``specs[(s + rotate) % n]``.  With ``records`` (a
+    folder) the game is played on the reference engine, the same game, and its record written there."""
     number = game_seed(seed, index)
-    seats = [make_player(specs[(s + rotate) % players], seed=number + 101 * s) for s in range(players)]
-    played = play_game(rules_for(variant, players, options), number, seats, engine)
+    levels = [specs[(s + rotate) % players] for s in range(players)]
+    seats = [make_player(level, seed=number + 101 * s) for s, level in enumerate(levels)]
+    rules = rules_for(variant, players, options)
+    if records is None:
+        played = play_game(rules, number, seats, engine)
+    else:
+        from boneyard import record  # (only here: a simulation without records starts without it)
+
+        game = reference_game(rules, number, seats, player_names(levels))
+        meta = {"simulate": {"seed": seed, "game": index, "rotation": rotate, "levels": levels}}
+        record.save(game, record_path(records, index, rotate, rotated), seed=number, meta=meta)
+        played = played_of(game)
     return GameSummary(index, played.winner, played.scores, played.hands, played.blocked_hands, played.placements,
                        played.moves, rotate, played.winners)
 
 
 _R = TypeVar("_R")
 Job = tuple[int, int]  #: (deal index, rotation)
-Chunk = tuple[str, int, Mapping[str, object] | None, list[str], int, list[Job], str]
+#: (variant, players, options, levels, seed, jobs, engine, records folder, whether seats rotate)
+Chunk = tuple[str, int, Mapping[str, object] | None, list[str], int, list[Job], str, str | None, bool]
 Progress = Callable[[int, int], None]  #: called with (games done, games in all) as games finish
 
 
 def _chunk(args: Chunk) -> list[GameSummary]:
-    variant, players, options, specs, seed, jobs, engine = args
-    return [play_one(variant, players, options, specs, seed, index, rotate, engine) for index, rotate in jobs]
+    variant, players, options, specs, seed, jobs, engine, records, rotated = args
+    return [play_one(variant, players, options, specs, seed, index, rotate, engine, records, rotated)
+            for index, rotate in jobs]
 
 
 def rotations(specs: Sequence[str], players: int) -> list[int]:
@@ -87,14 +119,16 @@ MAX_GAMES = 10_000_000
 def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str | Sequence[str] | None = None,
              options: Mapping[str, object] | None = None, workers: int | None = None,
              duplicate: bool = False, engine: str = "auto", backend: str = "local", address: str | None = None,
-             progress: Progress | None = None) -> dict[str, object]:
+             progress: Progress | None = None, records: str | os.PathLike[str] | None = None) -> dict[str, object]:
     """Play ``games`` computer-only games and summarise them (the ``--json`` object).
 
     With ``duplicate`` each of the ``games`` deals is played once per seat rotation.  ``engine``
     is ``auto`` (the fast engine wherever it plays the rules), ``fast`` or ``reference``;
     ``backend`` is ``local`` (a process pool of ``workers``) or ``ray`` (Ray tasks, joining the
     cluster at ``address`` or starting a local Ray).  ``progress(done, total)`` is called as games
-    finish; the results never depend on the backend, the workers or the order games finish in."""
+    finish; the results never depend on the backend, the workers or the order games finish in.  ``records``: a
+    folder (new, or empty of records) to write every game's record into, ``game-000001.boneyard.json`` … (with
+    ``-r1``, ``-r2`` … for the rotations of a duplicate deal); those games are played on the reference engine."""
     rules = make_rules(variant, players, options)  # validate before forking
     used = engine_for(rules, engine)
     if not 1 <= games <= MAX_GAMES:
@@ -112,19 +146,23 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     jobs = [(index, rotate) for index in range(games) for rotate in turns]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     workers = min(workers, max(1, len(jobs)))
+    folder = None if records is None else records_folder(Path(records), backend)
+    if folder is not None:
+        used = "reference"  # (the same games: a record is written from the reference game)
+
+    def tasks(chunks: list[list[Job]]) -> list[Chunk]:
+        return [(variant, players, dict(options or {}), specs, seed, chunk, used, folder, len(turns) > 1)
+                for chunk in chunks]
+
     started = time.perf_counter()
     if backend == "ray":
-        chunks = _chunks(jobs, 50)
-        summaries = _run_ray(_tasks(variant, players, options, specs, seed, chunks, used), len(jobs), address,
-                             progress)
+        summaries = _run_ray(tasks(_chunks(jobs, 50)), len(jobs), address, progress)
     elif workers == 1:
-        summaries = _run_here(_tasks(variant, players, options, specs, seed, _chunks(jobs, 50), used), len(jobs),
-                              progress)
+        summaries = _run_here(tasks(_chunks(jobs, 50)), len(jobs), progress)
     else:
         # many small chunks keep both workers busy to the end (a few large ones leave one idle)
         size = max(1, min(50, len(jobs) // (workers * 16)))
-        summaries = _run_pool(_tasks(variant, players, options, specs, seed, _chunks(jobs, size), used), len(jobs),
-                              workers, progress)
+        summaries = _run_pool(tasks(_chunks(jobs, size)), len(jobs), workers, progress)
     seconds = time.perf_counter() - started
     sides = [tuple(sorted(rules.score_seats(seat))) for seat in range(players)]
     summary = summarise(rules.name, players, len(jobs), seed, specs, summaries, seconds, sides)
@@ -135,16 +173,28 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     summary["deals"] = games
     summary["engine"] = used
     summary["backend"] = backend
+    summary["records"] = folder
     return summary
+
+
+def records_folder(folder: Path, backend: str) -> str:
+    """The folder records are written to, made if new; refused if it is a file or holds records already (two runs'
+    games would mix), or with the ray backend (its workers may run on other machines)."""
+    if backend != "local":
+        raise OptionError("records are written by this machine's workers: use the local backend with --records")
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"--records {folder}: is a file, not a folder")
+    if folder.is_dir() and any(folder.glob("*.boneyard.json")):
+        raise OptionError(f"--records {folder}: already holds game records (name a new or empty folder)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OptionError(f"--records {folder}: cannot make the folder ({error.strerror})") from None
+    return str(folder)
 
 
 def _chunks(jobs: list[Job], size: int) -> list[list[Job]]:
     return [jobs[start:start + size] for start in range(0, len(jobs), size)]
-
-
-def _tasks(variant: str, players: int, options: Mapping[str, object] | None, specs: list[str], seed: int,
-           chunks: list[list[Job]], engine: str) -> list[Chunk]:
-    return [(variant, players, dict(options or {}), specs, seed, chunk, engine) for chunk in chunks]
 
 
 def _run_here(tasks: list[Chunk], total: int, progress: Progress | None) -> list[GameSummary]:

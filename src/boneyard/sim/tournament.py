@@ -46,7 +46,7 @@ from boneyard.players.base import LEVELS, Player, load_levels, make_player, spli
 from boneyard.rules.base import find_variant, make_rules
 from boneyard.sim import engines
 from boneyard.sim.pool import finished, stop, worker_pool
-from boneyard.sim.simulate import MAX_GAMES, ray_map
+from boneyard.sim.simulate import MAX_GAMES, player_names, ray_map
 from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
 
 Format = Literal["round-robin", "gauntlet"]
@@ -101,17 +101,6 @@ def build_player(spec: str, seed: int | None = None) -> Player:
     if not callable(getattr(player, "choose", None)):
         raise OptionError(f"player {spec!r}: {function_name}() returned {player!r}, which has no choose(view)")
     return player  # type: ignore[no-any-return]
-
-
-def player_names(specs: Sequence[str]) -> list[str]:
-    """Unique display names: the spec, with ``#2``, ``#3`` … for repeats."""
-    names: list[str] = []
-    for spec in specs:
-        name, copy = spec, 2
-        while name in names:
-            name, copy = f"{spec}#{copy}", copy + 1
-        names.append(name)
-    return names
 
 
 # ---------------------------------------------------------------- settings and schedule
