@@ -44,7 +44,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             raise OptionError(f"illegal_penalty is what an illegal action costs, a number of at least 0, not "
                               f"{illegal_penalty!r}")
         self.game_env: DominoEnv = DominoEnv(variant, players, options=options, seed=seed, reward=reward,
-                                  max_moves=max_moves, render_mode="ansi" if render_mode else None)
+                                             max_moves=max_moves, render_mode="ansi" if render_mode else None)
         if not 0 <= seat < players:
             raise OptionError(f"seat {seat} is not a seat of a {players}-player game (0-{players - 1})")
         if illegal not in ("penalty", "raise"):
