@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from boneyard.review.analysis import (
     open_hands,
     paired_interval,
     positions,
+    reason,
     review,
 )
 from boneyard.review.report import annotate, review_json
@@ -34,10 +36,10 @@ from tests.helpers import filled
 FAST = Settings(samples=12, seed=3, open_hands=False)
 
 
-def greedy_game(variant: str, seed: int, **options: object) -> Game:
+def greedy_game(variant: str, seed: int, seats: int = 2, **options: object) -> Game:
     """A whole game between greedy players (deterministic for a seed)."""
-    game = Game(make_rules(variant, 2, options), ["Ann", "Bob"], Chance(seed))
-    players = [make_player("greedy", seed=seat) for seat in range(2)]
+    game = Game(make_rules(variant, seats, options), ["Ann", "Bob", "Cyd", "Dee"][:seats], Chance(seed))
+    players = [make_player("greedy", seed=seat) for seat in range(seats)]
     while not game.finished:
         if not game.in_hand:
             game.next_hand()
@@ -53,22 +55,26 @@ def fair_part(decision: Decision) -> tuple[object, ...]:
 
 
 def hidden_swaps(data: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """Copies of ``data`` whose first hand differs only where ``seat`` cannot see: a tile the opponent
-    never plays in that hand swapped with a stock tile nobody draws in it (legal replays only)."""
-    other = 1 - seat
+    """Copies of ``data`` whose first hand differs only where ``seat`` cannot see: a tile another seat never
+    plays in that hand swapped with a stock tile nobody draws in it, or with such a tile of a third seat
+    (legal replays only)."""
     hand = data["hands"][0]
     played = {move.split("@")[0] for move in hand["moves"] if move[0].isdigit()}
     played |= {"-".join(reversed(tile.split("-"))) for tile in played}
     draws = sum(1 for move in hand["moves"] if move.startswith("draw"))
-    kept = [tile for tile in hand["deal"][other] if tile not in played]
-    untouched = list(range(draws, len(hand.get("stock", []))))
+    kept = [(other, tile) for other in range(len(hand["deal"])) if other != seat
+            for tile in hand["deal"][other] if tile not in played]
+    stock = range(draws, len(hand.get("stock", [])))
+    untouched: list[tuple[int | None, Any]] = [(None, position) for position in stock]
     result = []
-    for tile in kept:
-        for position in untouched:
+    for other, tile in kept:
+        for place, where in untouched + [(third, their) for third, their in kept if third > other]:
             copy = json.loads(json.dumps(data))
             copied = copy["hands"][0]
-            copied["deal"][other][copied["deal"][other].index(tile)] = copied["stock"][position]
-            copied["stock"][position] = tile
+            there = copied["stock"] if place is None else copied["deal"][place]
+            index = where if place is None else there.index(where)
+            mine = copied["deal"][other]
+            mine[mine.index(tile)], there[index] = there[index], tile
             copy["hands"] = [copied]  # later hands would see the changed score of this one
             try:
                 record.replay(copy)
@@ -80,10 +86,26 @@ def hidden_swaps(data: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return result
 
 
-@pytest.mark.parametrize("variant", ["all-fives", "draw"])
-def test_review_of_a_seat_never_depends_on_hidden_tiles(variant: str) -> None:
-    for seed in range(20):  # the first game whose first hand leaves the opponent a tile to swap
-        data = record.to_record(greedy_game(variant, seed))
+def every_reason(data: dict[str, Any], seat: int, settings: Settings = FAST) -> list[str]:
+    """The words the review has at every decision of ``seat``: why its best move beat each other legal move,
+    marked or not (so the words are checked where a mark of ``best`` would leave them unsaid)."""
+    words = []
+    for game, hand, number, _ in positions(data):
+        view = SeatView(game, seat)
+        if game.turn != seat or len(view.legal_moves()) < 2:
+            continue
+        est = estimate(view, random.Random(f"{settings.seed}/{hand}/{number}"), samples=settings.samples)
+        best = est.best()
+        words += [reason(view, est.moves[best], move, est, est.paired(best, index, points=True)[0])
+                  for index, move in enumerate(est.moves) if index != best]
+    return words
+
+
+@pytest.mark.parametrize(("variant", "seats", "options"), [
+    ("all-fives", 2, {}), ("draw", 2, {}), ("block", 4, {"partnerships": True})])
+def test_review_of_a_seat_never_depends_on_hidden_tiles(variant: str, seats: int, options: dict[str, Any]) -> None:
+    for seed in range(20):  # the first game whose first hand leaves another seat a tile to swap
+        data = record.to_record(greedy_game(variant, seed, seats, **options))
         first = {**data, "hands": data["hands"][:1]}
         swapped = hidden_swaps(first, seat=0)
         if swapped:
@@ -91,10 +113,13 @@ def test_review_of_a_seat_never_depends_on_hidden_tiles(variant: str) -> None:
     assert swapped, "no hidden swap keeps the record legal"
     base = review(first, [0], FAST)
     assert base.decisions
+    words = every_reason(first, 0)
+    assert any("of the deals" in said for said in words), words  # words read off the sampled deals are among them
     for copy in swapped:
         assert copy["hands"][0]["deal"] != first["hands"][0]["deal"]
         other = review(copy, [0], FAST)
         assert [fair_part(d) for d in other.decisions] == [fair_part(d) for d in base.decisions]
+        assert every_reason(copy, 0) == words
 
 
 def block_endgame(last: str) -> dict[str, Any]:
@@ -236,8 +261,6 @@ def test_paired_interval() -> None:
 def test_estimate_values_every_legal_move() -> None:
     game = record.replay({**fives_position("6-6@1"), "hands": [{**fives_position("6-6@1")["hands"][0],
                                                                   "moves": ["6-3"]}]})
-    import random
-
     view = SeatView(game, 0)
     result = estimate(view, random.Random(0), samples=5)
     assert result.moves == view.legal_moves()
@@ -390,9 +413,15 @@ def test_open_hands_solves_through_the_draws_exactly() -> None:
     assert checked >= 3
 
 
+#: the two ways the words name a suit the partner lacks: (the partner's name, the suit)
+PARTNER_VOIDS = (re.compile(r"left a (?P<suit>\d+) open, and your partner (?P<name>.+?) has shown not to hold"),
+                 re.compile(r"your partner (?P<name>.+?) has a tile to play in .*\((?P=name) (?:passed|drew) on "
+                            r"(?P<suit>blanks|\d+s)\)"))
+
+
 def test_a_partner_void_in_the_reason_is_true() -> None:
     """Partnership Block: where the review says the move played left open a suit the partner had shown not to
-    hold, the partner really held none, and the suit really was open after the move."""
+    hold (or had passed on), the partner really held none, and the suit really was open after the move."""
     for seed in range(10, 40):  # the first greedy hand with such a decision
         game = Game(make_rules("block", 4, {"partnerships": True}), None, Chance(seed))
         greedy = [make_player("greedy", seed=seat) for seat in range(4)]
@@ -401,23 +430,23 @@ def test_a_partner_void_in_the_reason_is_true() -> None:
             game.apply(greedy[game.turn].choose(SeatView(game, game.turn)))
         data = record.to_record(game)
         result = review(data, None, Settings(samples=6, open_hands=False))
-        said = [d for d in result.decisions if "your partner" in d.comment]
+        said = [(d, found) for d in result.decisions for pattern in PARTNER_VOIDS
+                if (found := pattern.search(d.comment))]
         if said:
             break
     assert said, "no partner void named in 30 hands"
-    decision = said[0]
-    found = re.search(r"left a (\d+) open, and your partner (.+) has shown", decision.comment)
-    assert found is not None
-    suit, partner = int(found[1]), game.names.index(found[2])
-    assert partner == (decision.seat + 2) % 4
-    for position, hand, number, move in positions(data):
-        if (hand, number) == (decision.hand, decision.number):
-            assert not any(tile.has(suit) for tile in position.hands[partner])
-            position.apply(move)
-            assert suit in [face.value for face in position.layout.open_ends()]
-            break
-    else:
-        pytest.fail(f"hand {decision.hand} move {decision.number} is not in the record")
+    for decision, found in said:
+        suit = 0 if found["suit"] == "blanks" else int(found["suit"].rstrip("s"))
+        partner = game.names.index(found["name"])
+        assert partner == (decision.seat + 2) % 4
+        for position, hand, number, move in positions(data):
+            if (hand, number) == (decision.hand, decision.number):
+                assert not any(tile.has(suit) for tile in position.hands[partner])
+                position.apply(move)
+                assert suit in [face.value for face in position.layout.open_ends()]
+                break
+        else:
+            pytest.fail(f"hand {decision.hand} move {decision.number} is not in the record")
 
 
 def test_saving_a_game_again_keeps_the_annotations_of_its_moves(tmp_path: Path) -> None:

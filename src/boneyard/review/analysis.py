@@ -21,6 +21,13 @@ Every move is compared with the best one deal by deal: the paired difference has
 marked ``best``; otherwise :data:`THRESHOLDS` (per variant, documented in ``docs/review.md``) grade
 the loss as ``inaccuracy``, ``mistake`` or ``blunder``.
 
+**Words**: a move marked worse than best gets one sentence saying why (:func:`explain`, :func:`reason`): the
+one or two facts that set the best move most apart from it.  They come from the public table and from the
+decision's own sampled deals, never from the record's hidden tiles: the first :data:`KEPT_DEALS` deals are
+kept, and each of the two moves is made on them to see what it leaves right after it (:class:`After`: the
+open ends, whether the next opponent, the partner and the seat itself can follow them, what the next
+opponent can score in reply, whether the table is blocked).
+
 **Open hands** (hindsight, double-dummy): the exact value of the position after the move played,
 every hand and the stock order known, solved by the fast engine's alpha-beta where it is
 affordable (at most :data:`OPEN_TILES` tiles in hands and stock, within the search's node limit);
@@ -34,20 +41,21 @@ import random
 import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from boneyard import __version__, record
 from boneyard.errors import BoneyardError
 from boneyard.moves import Kind, Move
 from boneyard.players import heuristic
-from boneyard.players.expert.determinize import determinize, rules_of, start_scores
+from boneyard.players.expert.determinize import determinize, replay_public, rules_of, start_scores
 from boneyard.players.expert.fastsearch import FastRoot
+from boneyard.players.expert.hint import suit_name
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.sampling import sample_deal
 from boneyard.players.expert.search import DEFAULT_TIME, Endgame, Objective, playout, small_endgame
 from boneyard.state import Game
 from boneyard.tiles import MAX_PIPS, Tile
-from boneyard.view import SeatView
+from boneyard.view import PublicEvent, SeatView
 
 #: a won game in the review's objective: far above any hand's points, so it is decoded back out
 GAME = 1e8
@@ -56,6 +64,7 @@ _RESULT_GRID = 840
 Z95 = 1.959964
 MIN_SAMPLES = 2  #: deals at least per decision, whatever the clock says (an interval needs two)
 OPEN_TILES = 16  #: tiles in all hands and the stock at most for the open-hands solution
+KEPT_DEALS = 1000  #: the first deals of a decision kept to say what a move leaves right after it (the words)
 MARKS = ("best", "inaccuracy", "mistake", "blunder")
 
 
@@ -144,6 +153,50 @@ def _split(value: float) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------------------- one decision
+class Seen(NamedTuple):
+    """What one move leaves right after it on one sampled deal."""
+
+    ends: tuple[int, ...]  #: the numbers on the open ends (wild and letter ends left out), smallest first
+    next_seat: int | None  #: the opponent on turn next (None: the hand is over, or your side plays next)
+    follows: bool  #: that opponent can place a tile
+    reply: int  #: the most that opponent can score with that tile (0 at least)
+    partner: bool  #: your partner (partnerships) holds a tile that fits the table
+    mine: bool  #: you still hold a tile that fits the table
+    stuck: bool  #: no tile in a hand or still to be drawn fits the table: the hand can only end blocked
+
+
+@dataclass(slots=True)
+class After:
+    """What a move leaves right after it, over the sampled deals: the open ends and who can follow them.
+
+    The table is public, so the ends, who is on turn and what the seat itself holds are the same on every
+    deal (they are kept from the first); who else holds what is per deal."""
+
+    ends: tuple[int, ...] = ()
+    next_seat: int | None = None
+    mine: bool = False
+    follows: list[bool] = field(default_factory=list)  #: [deal], see :class:`Seen`
+    reply: list[int] = field(default_factory=list)
+    partner: list[bool] = field(default_factory=list)
+    stuck: list[bool] = field(default_factory=list)
+
+    def add(self, seen: Seen) -> None:
+        if not self.follows:
+            self.ends, self.next_seat, self.mine = seen.ends, seen.next_seat, seen.mine
+        self.follows.append(seen.follows)
+        self.reply.append(seen.reply)
+        self.partner.append(seen.partner)
+        self.stuck.append(seen.stuck)
+
+
+def share(row: Sequence[bool | int | float]) -> float:
+    """The share of the deals in which ``row`` is true (above 0)."""
+    return sum(1 for x in row if x > 0) / len(row) if row else 0.0
+
+
+Deal = tuple[list[list[Tile]], list[Tile]]  #: every seat's hand (in seat order) and the stock (in draw order)
+
+
 @dataclass(slots=True)
 class Estimate:
     """Every legal move's values on the same sampled deals."""
@@ -153,6 +206,25 @@ class Estimate:
     points: list[list[float]]  #: [move][deal]: net points from now to the end of the hand
     results: list[list[float]]  #: [move][deal]: 1 game won, -1 game lost, 0 the game goes on (means)
     exact: bool = True  #: every deal's value was solved, none played out
+    public: Game | None = None  #: the public replay the deals were dealt onto (None: the deals are not kept)
+    deals: list[Deal] = field(default_factory=list)  #: the first :data:`KEPT_DEALS` deals, in the order of the values
+    _after: dict[int, After] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def after(self, index: int) -> After | None:
+        """What ``moves[index]`` leaves right after it on each kept deal (the first of :attr:`points`' deals),
+        worked out when first asked, since only the moves a comment compares need it; ``None`` where no deal
+        was kept."""
+        public = self.public
+        if public is None or not self.deals:
+            return None
+        known = self._after.get(index)
+        if known is None:
+            known = After()
+            side = public.rules.score_seats(public.turn)
+            for hands, stock in self.deals:
+                known.add(look(determinize(public, hands, stock), self.moves[index], side))
+            self._after[index] = known
+        return known
 
     @property
     def samples(self) -> int:
@@ -221,7 +293,8 @@ def estimate(view: SeatView, rng: random.Random, *, seconds: float = DEFAULT_TIM
     info = infer(view)
     objective = _ReviewObjective(view)
     root = _ReviewRoot.build(view, moves, sorted(objective.side))
-    result = Estimate(moves, _banked(view, objective), [[] for _ in moves], [[] for _ in moves])
+    result = Estimate(moves, _banked(view, objective), [[] for _ in moves], [[] for _ in moves],
+                      public=info.public)
     deadline = None if samples is not None else time.perf_counter() + seconds
     while True:
         count = result.samples
@@ -268,7 +341,36 @@ def _add_deal(result: Estimate, view: SeatView, info: Inference, objective: _Rev
         points, outcome = _split(value)
         result.points[index].append(points)
         result.results[index].append(outcome)
+    if len(result.deals) < KEPT_DEALS:  # what a move leaves is read off them (:meth:`Estimate.after`)
+        result.deals.append((hands, stock))
     return True
+
+
+def look(table: Game, move: Move, side: Collection[int]) -> Seen:
+    """What ``move`` leaves right after it on ``table`` (a sampled deal, the seat on turn): the move is made
+    and taken back.  Who can follow is asked of the variant's own plays, so wild halves and targets count."""
+    me = table.turn
+    table.apply(move)
+    try:
+        ends = tuple(sorted(face.value for face in table.layout.open_ends() if face.value <= MAX_PIPS))
+        if not table.in_hand:
+            result = table.hand.result
+            return Seen(ends, None, False, 0, False, False, result is not None and result.end == "blocked")
+        hands = table.hands
+        fits = [bool(table.plays(hand)) for hand in hands]
+        partner = next((seat for seat in sorted(side) if seat != me), None)
+        turn = table.turn
+        rival = None if turn in side else turn
+        reply = 0
+        if rival is not None and fits[rival]:
+            reply = max(0, max(table.play_points(play)[1] for play in table.plays(hands[rival])))
+        left = table.stock_left
+        drawable = table.stock[table.stock_pos:len(table.stock) - table.rules.never_drawn(left)]
+        stuck = not any(fits) and not table.plays(drawable)
+        return Seen(ends, rival, rival is not None and fits[rival], reply, partner is not None and fits[partner],
+                    fits[me], stuck)
+    finally:
+        table.undo()
 
 
 def _reference_value(game: Game, objective: Objective, rng: random.Random) -> tuple[float, bool]:
@@ -496,6 +598,14 @@ def judge(view: SeatView, hand: int, number: int, played: Move, settings: Settin
 
 
 # ---------------------------------------------------------------------------- words
+#: the least weight (0-1: how far a fact sets the best move apart from the one played) of a fact worth saying
+TELLING = 0.15
+#: the least weight of a second fact said beside the first (it must also weigh half the first at least)
+SECOND = 0.3
+#: the variants whose points all come at the end of a hand: there the net points of its rest say who wins it
+_HAND_END_POINTS = frozenset({"block", "draw"})
+
+
 def explain(view: SeatView, decision: Decision, est: Estimate | None = None) -> str:
     """Why the best move was better than the one played, in a few words ("" when it was the best)."""
     played, best = decision.played, decision.best
@@ -508,8 +618,12 @@ def explain(view: SeatView, decision: Decision, est: Estimate | None = None) -> 
     if decision.by_game and est is not None:  # marked by the game's result: its cost is said so, not in points
         a, b = est.moves.index(best), est.moves.index(played)
         lost = (est.game_result(a) - est.game_result(b)) / 2
-        return f"{played} cost {lost:.0%} of a game won: {_game_words(est, best, played)}"
-    why = _reason(view, best, played) or f"{best} does better in the sampled deals"
+        game = _game_words(est, best, played)
+        said = facts(view, best, played, est, decision.loss)
+        if said and said[0].weight >= SECOND and ";" not in game:  # and why, where it is short enough to add
+            game += f"; {said[0].words}"
+        return f"{played} cost {lost:.0%} of a game won: {game}"
+    why = reason(view, best, played, est, decision.loss) or f"{best} does better in the sampled deals"
     return f"{played} cost {decision.loss:.1f} points: {why}"
 
 
@@ -527,29 +641,197 @@ def _game_words(est: Estimate, best: Move, played: Move) -> str:
             f"{played} wins in {wins[1]:.0%} and loses in {losses[1]:.0%}")
 
 
-def _reason(view: SeatView, best: Move, played: Move) -> str:
-    items = {item.move: item for item in heuristic.assess(view)}
+class Fact(NamedTuple):
+    """One thing that sets the best move apart from the one played."""
+
+    weight: float  #: 0-1: a difference of shares of the deals, or of points over the loss
+    about: str  #: what it is about ("points", "partner", "next", ...): one fact said about each at most
+    words: str
+
+
+def reason(view: SeatView, best: Move, played: Move, est: Estimate | None = None, loss: float = 0.0) -> str:
+    """Why ``best`` did better than ``played``, in one sentence: the one or two facts that set them most apart
+    (:func:`facts`); where none weighs :data:`TELLING`, the heuristic's rules of thumb, or nothing."""
+    info = infer(view)
+    said = facts(view, best, played, est, loss, info)
+    if said:
+        return "; ".join(fact.words for fact in said)
+    items = {item.move: item for item in heuristic.assess(view, info)}
     a, b = items.get(best), items.get(played)
     if a is None or b is None:
         return ""
-    lowest = heuristic.lowest_score_wins(view)
-    if not lowest and a.points > b.points:
-        return f"{best} scores {a.points}, {played} {b.points}"
-    if b.points < 0 <= a.points:
-        return f"{played} took the scorpion's {b.points}"
-    partner = _partner_reason(view, best, played)
-    if partner:
-        return partner
     new_voids = [void for void in a.voids if void not in b.voids]
     if new_voids:
         seat, suit = new_voids[0]
         return f"{best} leaves a {suit} open that {view.names[seat]} has shown not to hold"
-    if played.kind == Kind.DRAW and best.kind != Kind.DRAW:
-        return f"{best} plays instead of drawing"
     if a.suits_kept > b.suits_kept:
         return f"{best} keeps {a.suits_kept} suits in hand, {played} only {b.suits_kept}"
+    if est is not None:  # the share of the deals in which the rest of the hand brings more than it costs
+        ahead = [share(est.points[est.moves.index(move)]) for move in (best, played)]
+        if round(ahead[0] - ahead[1], 6) >= TELLING:
+            won = "wins the hand" if view.variant in _HAND_END_POINTS else "comes out ahead over the rest of the hand"
+            return f"{best} {won} in {ahead[0]:.0%} of the deals, {played} in {ahead[1]:.0%}"
     if a.shed > b.shed:
         return f"{best} sheds {a.shed} points of hand weight, {played} {b.shed}"
+    return ""
+
+
+def facts(view: SeatView, best: Move, played: Move, est: Estimate | None = None, loss: float = 0.0,
+          info: Inference | None = None) -> list[Fact]:
+    """The one or two facts that set ``best`` most apart from ``played``, heaviest first.
+
+    The facts are public (what each scores now, the scorpion, a suit the partner has shown not to hold, a
+    draw) or read off the estimate's sampled deals (who can follow the ends each move leaves — the next
+    opponent, the partner, you — what the next opponent can score in reply, a blocked table).  Each is
+    weighed 0-1, a share of the deals by the difference of the shares, points by their difference over the
+    ``loss``; the heaviest is said if it weighs :data:`TELLING`, and beside it the heaviest of another kind
+    that weighs :data:`SECOND` and half the first."""
+    if info is None:
+        info = infer(view)
+    items = {item.move: item for item in heuristic.assess(view, info)}
+    a, b = items.get(best), items.get(played)
+    if a is None or b is None:
+        return []
+    lowest = heuristic.lowest_score_wins(view)
+    found: list[Fact] = []
+    if not lowest and a.points > b.points:
+        found.append(Fact(min(1.0, (a.points - b.points) / max(loss, 1.0)), "points",
+                          f"{best} scores {a.points}, {played} {b.points}"))
+    elif b.points < 0 <= a.points:
+        found.append(Fact(1.0, "points", f"{played} took the scorpion's {b.points}"))
+    if played.kind == Kind.DRAW and best.kind != Kind.DRAW:
+        found.append(Fact(1.0, "draw", f"{best} plays instead of drawing"))
+    partner = _partner_reason(view, best, played)
+    if partner:
+        found.append(Fact(0.5, "partner", partner))
+    if est is not None:
+        found += _sampled_facts(view, info, est, best, played, loss)
+    said: list[Fact] = []
+    for fact in sorted(found, key=lambda fact: -fact.weight):  # the heaviest of each kind, heaviest first
+        weight = round(fact.weight, 6)  # 0.95 - 0.8 is a difference of 0.15
+        if weight < TELLING or any(fact.about == other.about for other in said):
+            continue
+        if not said or (len(said) == 1 and weight >= max(SECOND, said[0].weight / 2)):
+            said.append(fact._replace(weight=weight))
+    return said
+
+
+def _sampled_facts(view: SeatView, info: Inference, est: Estimate, best: Move, played: Move,
+                   loss: float) -> list[Fact]:
+    """The facts of the sampled deals about what each move leaves right after it (:class:`After`)."""
+    fa, fb = est.after(est.moves.index(best)), est.after(est.moves.index(played))
+    if fa is None or fb is None:
+        return []
+    lowest = heuristic.lowest_score_wins(view)
+    passes = _passes(view)
+    found: list[Fact] = []
+    if not lowest:
+        blocked = _blocked(view, est, best, played, fa, fb)
+        if blocked is not None:
+            found.append(blocked)
+    rival = fa.next_seat
+    if rival is not None and rival == fb.next_seat:
+        name = view.names[rival]
+        follow = share(fa.follows), share(fb.follows)
+        if follow[1] > follow[0]:
+            note = _void_note(view, info, passes, rival, _first(fa.ends, fb.ends))
+            found.append(Fact(follow[1] - follow[0], "next",
+                              f"after {played}{_ends(fb.ends, 'ends ')} {name} can follow in {follow[1]:.0%} of "
+                              f"the deals, after {best}{_ends(fa.ends)} in {follow[0]:.0%}{note}"))
+        reply = sum(fa.reply) / len(fa.reply), sum(fb.reply) / len(fb.reply)
+        if not lowest and reply[1] > reply[0]:
+            found.append(Fact(min(1.0, (reply[1] - reply[0]) / max(loss, 1.0)), "next",
+                              f"after {played} {name} can score in reply in {share(fb.reply):.0%} of the deals "
+                              f"({reply[1]:.1f} points on average), after {best} in {share(fa.reply):.0%} "
+                              f"({reply[0]:.1f})"))
+    if fa.mine and not fb.mine and fb.ends and played.is_placement:  # your own hand is the same on every deal
+        numbers = sorted(set(fb.ends))
+        nothing = (f"no {' or '.join(_number(n) for n in numbers)} for" if len(numbers) <= 2 else
+                   "nothing to play on")
+        found.append(Fact(0.4, "own", f"{played} leaves you {nothing} your next turn, while after {best} you can "
+                                      f"still play"))
+    partners = [seat for seat in heuristic.side_of(view, view.seat) if seat != view.seat]
+    if partners:
+        partner = partners[0]
+        held = share(fa.partner), share(fb.partner)
+        if held[0] > held[1]:
+            note = _void_note(view, info, passes, partner, _first(fb.ends, fa.ends))
+            found.append(Fact(held[0] - held[1], "partner",
+                              f"after {best}{_ends(fa.ends, 'ends ')} your partner {view.names[partner]} has a "
+                              f"tile to play in {held[0]:.0%} of the deals, after {played}{_ends(fb.ends)} in "
+                              f"{held[1]:.0%}{note}"))
+    return found
+
+
+def _blocked(view: SeatView, est: Estimate, best: Move, played: Move, fa: After, fb: After) -> Fact | None:
+    """A move that blocks the table (no tile in a hand or the stock fits) in more of the deals than the other,
+    where that block goes the seat's way (the best move's) or against it (the move played's)."""
+    you, win, lose = ("your side", "wins", "loses") if len(heuristic.side_of(view, view.seat)) > 1 else (
+        "you", "win", "lose")
+    rows = {}
+    for move, after in ((best, fa), (played, fb)):
+        now = view.play_points(move)[1]  # a blocked hand's net points beyond this move's own: the block's result
+        row = est.points[est.moves.index(move)][:len(after.stuck)]  # the kept deals are the first ones
+        rows[move] = share(after.stuck), [points - now for points, stuck in zip(row, after.stuck, strict=True)
+                                          if stuck]
+    (sa, won), (sb, lost) = rows[best], rows[played]
+    if sa > sb and won and share(won) >= 0.5:
+        return Fact(sa - sb, "block", f"{best} blocks the table in {sa:.0%} of the deals ({you} {win} "
+                                      f"{share(won):.0%} of those blocks), {played} in {sb:.0%}")
+    lost_share = share([-x for x in lost])
+    if sb > sa and lost and lost_share >= 0.5:
+        return Fact(sb - sa, "block", f"{played} blocks the table in {sb:.0%} of the deals ({you} {lose} "
+                                      f"{lost_share:.0%} of those blocks), {best} in {sa:.0%}")
+    return None
+
+
+def _number(n: int) -> str:
+    return "blank" if n == 0 else str(n)
+
+
+def _a(n: int) -> str:
+    """``a 5``, ``an 8``, ``a blank``."""
+    return f"{'an' if n in (8, 11) else 'a'} {_number(n)}"
+
+
+def _ends(ends: Sequence[int], label: str = "") -> str:
+    """`` (ends 3 and 5)``: the numbers on the open ends, where there are a few (else nothing)."""
+    if not ends or len(ends) > 4:
+        return ""
+    words = [str(n) for n in ends]
+    return f" ({label}{' and '.join([', '.join(words[:-1]), words[-1]]) if len(words) > 1 else words[0]})"
+
+
+def _passes(view: SeatView) -> dict[tuple[int, int], str]:
+    """(seat, number) → ``passed`` or ``drew``, for every number showing on an open end when a seat passed or
+    drew for want of a play (the public history, as :mod:`~boneyard.players.expert.inference` reads it)."""
+    seen: dict[tuple[int, int], str] = {}
+    voluntary = rules_of(view).voluntary_draw
+
+    def observe(game: Game, event: PublicEvent) -> None:
+        kind = event.move.kind
+        if kind == Kind.PASS or (kind == Kind.DRAW and not game.forced_draw and not voluntary):
+            for face in game.layout.open_ends():
+                seen.setdefault((event.seat, face.value), "passed" if kind == Kind.PASS else "drew")
+
+    replay_public(view, observe)
+    return seen
+
+
+def _first(ends: Sequence[int], other: Sequence[int]) -> list[int]:
+    """The numbers of ``ends``, those the ``other`` ends do not show first."""
+    return sorted(set(ends), key=lambda n: (n in other, n))
+
+
+def _void_note(view: SeatView, info: Inference, passes: dict[tuple[int, int], str], seat: int,
+               numbers: Sequence[int]) -> str:
+    """`` (Bob passed on 2s)``: the first of ``numbers`` that ``seat`` cannot hold, and how it is known where a
+    pass or a draw showed it (else by counting the tiles, or by the lead the rules called)."""
+    for n in numbers:
+        if info.lacks(seat, n):
+            how = passes.get((seat, n))
+            name = view.names[seat]
+            return f" ({name} {how} on {suit_name(n)})" if how else f" ({name} cannot hold {_a(n)})"
     return ""
 
 
@@ -583,6 +865,7 @@ def span(interval: tuple[float, float]) -> str:
 
 
 __all__ = [
-    "GAME", "MARKS", "THRESHOLDS", "WIN_THRESHOLDS", "Decision", "Estimate", "MoveValue", "Review", "SeatSummary",
-    "Settings", "Thresholds", "estimate", "judge", "open_hands", "paired_interval", "positions", "review", "span",
+    "GAME", "KEPT_DEALS", "MARKS", "THRESHOLDS", "WIN_THRESHOLDS", "After", "Decision", "Estimate", "Fact",
+    "MoveValue", "Review", "SeatSummary", "Seen", "Settings", "Thresholds", "estimate", "explain", "facts", "judge",
+    "look", "open_hands", "paired_interval", "positions", "reason", "review", "share", "span",
 ]
