@@ -78,6 +78,10 @@ _INF = float("inf")
 #: node limit of one compiled exact search of a deal (about a tenth of a second; beyond it this decision
 #: uses playouts)
 SOLVE_NODES = 1_000_000
+#: alpha-mu (:meth:`FastRoot.evaluate_worlds`): deals searched together at most, and the strategies' value vectors
+#: a node keeps at most (the best by their sums beyond those no other one beats)
+MAX_WORLDS = 64
+FRONT_KEEP = 8
 _OWNERS = itertools.count(1)  #: tokens tagging each root's entries in the compiled solver's table
 _CLOCK_MASK = 1023  #: the exact search looks at the clock once every 1,024 nodes
 _POINT = 1 << 12  #: a playout key's unit of points (a tile's rank stays below it)
@@ -270,16 +274,20 @@ class FastRoot:
         assert isinstance(value, float)
         return value
 
-    def _solve(self, roots: Sequence[int] | None) -> float | list[float] | None:
-        """The compiled solver's values of ``roots`` (its move codes) here, or of this position (``None``);
-        ``None`` when it ran past :data:`SOLVE_NODES`."""
-        game = self.game
+    def _ensure_leaves(self) -> None:
+        """The compiled solver's leaf table and order of lightness, made at first use."""
         if self._leaves is None:
-            tiles = game.t.tiles
+            tiles = self.game.t.tiles
             self._leaves = array("d", [math.nan]) * (4 * self._span * self._span)
             self._rank = [0] * len(tiles)
             for place, index in enumerate(sorted(range(len(tiles)), key=lambda i: lightness(tiles[i]))):
                 self._rank[index] = place
+
+    def _solve(self, roots: Sequence[int] | None) -> float | list[float] | None:
+        """The compiled solver's values of ``roots`` (its move codes) here, or of this position (``None``);
+        ``None`` when it ran past :data:`SOLVE_NODES`."""
+        game = self.game
+        self._ensure_leaves()
         values, nodes = _solve.solve(self._owner, game.t.top, self._rank, self._side_mask, game.hands,
                                      (game.value[0], game.value[1]), game.turn, game.passes, game.drawn, roots,
                                      self._leaves, self._span, self._leaf, SOLVE_NODES, *self._mix)
@@ -294,6 +302,40 @@ class FastRoot:
         if not self._roots:
             self._roots = [self._code(action) for action in self.actions]
         values = self._solve([self._roots[index] for index in indices])
+        if values is None:
+            self.exact_ok = False
+            return None
+        assert isinstance(values, list)
+        return values
+
+    def fuses(self) -> bool:
+        """Whether :meth:`evaluate_worlds` applies here: the compiled solver values the deals, two players play (this
+        seat for itself) and nothing can be drawn any more."""
+        return (self._compiled and self.exact_ok and self._closed() and self.game.players == 2
+                and len(self.side) == 1)
+
+    def evaluate_worlds(self, indices: Sequence[int], deals: Sequence[Sequence[Sequence[Tile]]], fuse: int,
+                        keep: int = FRONT_KEEP) -> list[float] | None:
+        """Root moves ``indices`` valued over ``deals`` (the seats' hands, at most :data:`MAX_WORLDS`) together by the
+        compiled solver's alpha-mu: this seat makes its first ``fuse`` choices (the root move the first) alike on
+        every deal, as it cannot tell them apart, and the other seat chooses knowing the deal; each move's value is
+        its best such strategy's mean over the deals (``fuse=1``: :meth:`evaluate_all`'s values, averaged).  Only
+        where the compiled solver applies, two players play and nothing can be drawn any more (else ``None``)."""
+        if not self.fuses():
+            return None
+        game = self.game
+        if not self._roots:
+            self._roots = [self._code(action) for action in self.actions]
+        self._ensure_leaves()
+        other = 1 - self.me
+        hands = [0, 0]
+        hands[self.me] = game.hands[self.me]
+        worlds = [_mask(deal[other]) for deal in deals]
+        values, nodes = _solve.solve_worlds(self._owner, game.t.top, self._rank, self._side_mask, hands,
+                                            (game.value[0], game.value[1]), game.turn, game.passes, game.drawn,
+                                            [self._roots[index] for index in indices], self._leaves, self._span,
+                                            self._leaf, SOLVE_NODES * len(worlds), worlds, fuse, keep)
+        self.nodes += nodes
         if values is None:
             self.exact_ok = False
             return None

@@ -54,7 +54,7 @@ from boneyard.moves import Move
 from boneyard.players import heuristic
 from boneyard.players.expert.determinize import determinize, rules_of
 from boneyard.players.expert.equity import game_equity
-from boneyard.players.expert.fastsearch import Answers, FastRoot
+from boneyard.players.expert.fastsearch import MAX_WORLDS, Answers, FastRoot
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.objective import Objective as Objective  # re-exported: the review imports it from here
 from boneyard.players.expert.plays import PlayModel
@@ -75,6 +75,10 @@ RACE_START = 6
 RACE_MARGIN = 2.5
 #: consistent deals at most for searching every one of them instead of sampling (nothing can be drawn)
 ENUMERATE = 48
+#: ``fuse``: sampled deals searched together in one batch, and the batches before racing may drop a move
+BATCH = 32
+BATCH_RACE = 3
+MAX_FUSE = 16  #: ``fuse`` at most
 #: sampled deals drawn at most for one kept under the others' earlier choices (:mod:`.plays`; the last is kept)
 PLAY_TRIES = 24
 #: the time bank (:class:`ExpertPlayer`): a close decision spends at most this many budgets in all ...
@@ -155,7 +159,7 @@ class Search:
     def __init__(self, view: SeatView, rng: random.Random, info: Inference | None = None, *,
                  race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True,
                  defuse: bool = False, equity: bool = True, doubt: float = 0.0, deep: float = 0.0,
-                 own: float = 0.0) -> None:
+                 own: float = 0.0, fuse: int = 1) -> None:
         if not view.legal_moves():
             raise ValueError(f"nothing to search: seat {view.seat} has no legal move here "
                              "(the hand is over, or another seat is on turn)")
@@ -200,6 +204,11 @@ class Search:
         #: ``doubt``: where the compiled solver values the deals, the other seat's reply is valued as that of a seat
         #: that cannot see this one's hand (:meth:`.FastRoot.evaluate_doubting`); 0: the worst reply, as before
         self.doubt = doubt
+        #: ``fuse``: where the compiled solver values the deals, this seat's first ``fuse`` choices (the root move the
+        #: first) are made alike over a batch of deals searched together (alpha-mu, :meth:`_add_batch`); 1: each
+        #: deal on its own (perfect-information Monte Carlo)
+        self.fuse = fuse
+        self._batches: list[list[float]] = []  #: per batch of deals searched together, the active moves' values
         #: per root move, per reply: this seat's answers and their values summed over the deals with that reply
         self._answer_sums: dict[int, dict[int, list[float]]] = {}
         self._answered_deals: list[dict[int, Answers]] = []  #: per deal so valued, each root move's answers
@@ -223,7 +232,10 @@ class Search:
             self.fast.budget = None if samples is not None else seconds
         while True:
             while (samples is None or self.samples < samples) and len(self.active) > 1 and not self.exhausted():
-                if not self.add_sample(deadline):
+                batched = self._add_batch(deadline, samples) if self.fuse > 1 else None
+                if batched is None:
+                    batched = self.add_sample(deadline)
+                if not batched:
                     break
             if deadline is None or extra <= 0 or len(self.active) < 2 or self.exhausted():
                 break
@@ -256,20 +268,10 @@ class Search:
 
         A deal cut short by the deadline still counts towards the means (every move is tried at least
         once), but only complete deals enter the paired comparison of :meth:`best`."""
-        if self.deals is not None:
-            # each deal once; under the others' choices, each kept with its weight (a ratio estimate of the
-            # expectation over the posterior: the likeliest deal is always kept)
-            keep = self._keep
-            while True:
-                if self._next_deal >= len(self.deals):
-                    return False
-                number = self._next_deal
-                self._next_deal += 1
-                if keep is None or keep[number] >= 1.0 or self.rng.random() < keep[number]:
-                    break
-            hands, stock = self.deals[number]
-        else:
-            hands, stock = self.sample()
+        deal = self.next_deal()
+        if deal is None:
+            return False
+        hands, stock = deal
         seed = self.rng.getrandbits(32)
         fast = self.fast
         if fast is not None:
@@ -314,6 +316,79 @@ class Search:
         if self.racing and self.samples >= RACE_START:
             self.race()
         return deadline is None or time.perf_counter() < deadline
+
+    def next_deal(self) -> tuple[list[list[Tile]], list[Tile]] | None:
+        """The next deal to search: the next of :attr:`deals` where they are listed (``None`` once all were), else a
+        sampled one."""
+        if self.deals is None:
+            return self.sample()
+        # each deal once; under the others' choices, each kept with its weight (a ratio estimate of the
+        # expectation over the posterior: the likeliest deal is always kept)
+        keep = self._keep
+        while self._next_deal < len(self.deals):
+            number = self._next_deal
+            self._next_deal += 1
+            if keep is None or keep[number] >= 1.0 or self.rng.random() < keep[number]:
+                return self.deals[number]
+        return None
+
+    def _add_batch(self, deadline: float | None, samples: int | None) -> bool | None:
+        """Search a batch of deals together (``fuse``; :meth:`.FastRoot.evaluate_worlds`): every listed deal left, or
+        :data:`BATCH` sampled ones (fewer where ``samples`` says so).  ``None`` where the solver does not value them
+        (search deal by deal instead); ``False`` once the deadline has passed or no deal is left.
+
+        Each batch is one estimate of every active move's value; racing drops a move whose value trails the
+        leader's, batch by batch, by more than :data:`RACE_MARGIN` standard errors (after :data:`BATCH_RACE`
+        batches)."""
+        fast = self.fast
+        if fast is None or not fast.fuses():
+            return None
+        size = MAX_WORLDS if self.deals is not None else BATCH
+        if samples is not None:
+            size = min(size, samples - self.samples)
+        listed = self._next_deal
+        batch: list[list[list[Tile]]] = []
+        while len(batch) < size:
+            deal = self.next_deal()
+            if deal is None:
+                break
+            batch.append(deal[0])
+        if not batch:
+            return False
+        values = fast.evaluate_worlds(self.active, batch, self.fuse)
+        if values is None:  # past the node limit: deal by deal from the start, or stop where batches were searched
+            self._next_deal = listed
+            return False if self._batches else None
+        for index, value in zip(self.active, values, strict=True):
+            self.totals[index] += value * len(batch)
+            self.counts[index] += len(batch)
+        self.samples += len(batch)
+        row = [math.nan] * len(self.moves)
+        for index, value in zip(self.active, values, strict=True):
+            row[index] = value
+        self._batches.append(row)
+        if self.racing and len(self._batches) >= BATCH_RACE:
+            self._race_batches()
+        return deadline is None or time.perf_counter() < deadline
+
+    def _race_batches(self) -> None:
+        """Drop the active moves whose value trails the leader's by more than :data:`RACE_MARGIN` standard errors,
+        compared batch by batch over the batches where both were searched."""
+        means = self.means()
+        leader = max(self.active, key=lambda i: (round(means[i], 9), -i))
+        keep = []
+        for index in self.active:
+            diffs = [row[index] - row[leader] for row in self._batches
+                     if not math.isnan(row[index]) and not math.isnan(row[leader])]
+            n = len(diffs)
+            if index == leader or n < 2:
+                keep.append(index)
+                continue
+            mean = sum(diffs) / n
+            variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean + RACE_MARGIN * math.sqrt(variance / n) >= 0:
+                keep.append(index)
+        self.active = keep
 
     def _answered(self, fast: FastRoot) -> list[float] | None:
         """The active root moves' values on the loaded deal where this seat's answer to the other's reply is chosen
@@ -441,7 +516,8 @@ class ExpertPlayer:
 
     def __init__(self, seed: int | None = None, time: float = DEFAULT_TIME, samples: int | None = None,
                  race: int = 1, playouts: str = "doubles", read: int = 1, bank: int = 1, defend: int = 1,
-                 defuse: int = 0, equity: int = 1, doubt: float = 0.0, deep: float = 0.0, own: float = 0.0) -> None:
+                 defuse: int = 0, equity: int = 1, doubt: float = 0.0, deep: float = 0.0, own: float = 0.0,
+                 fuse: int = 1) -> None:
         from boneyard.errors import OptionError
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
@@ -470,6 +546,12 @@ class ExpertPlayer:
             if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
                 raise OptionError(f"expert: {name}={share!r} is not a number from 0 to 1")
         self.deep, self.own = float(deep), float(own)
+        if isinstance(fuse, bool) or not isinstance(fuse, int) or not 1 <= fuse <= MAX_FUSE:
+            raise OptionError(f"expert: fuse={fuse!r} is not a whole number from 1 to {MAX_FUSE}")
+        if fuse > 1 and (defuse or doubt or deep or own):
+            raise OptionError("expert: fuse above 1 does not go with defuse, doubt, deep or own "
+                              "(each values the later choices its own way)")
+        self.fuse = fuse
         if equity not in (0, 1) or isinstance(equity, bool):
             raise OptionError(f"expert: equity={equity!r} is not 0 or 1")
         self.equity = bool(equity)
@@ -502,7 +584,7 @@ class ExpertPlayer:
         """This decision's search, with this player's options."""
         return Search(view, rng, race=self.race, doubles_first=self.doubles_first, read=self.read,
                       defend=self.defend, defuse=self.defuse, equity=self.equity, doubt=self.doubt,
-                      deep=self.deep, own=self.own)
+                      deep=self.deep, own=self.own, fuse=self.fuse)
 
     def _settle(self, started: float) -> None:
         """Bank what this decision left of its budget (or take what it spent beyond it)."""
