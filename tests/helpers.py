@@ -7,7 +7,7 @@ several moves may share one string separated by spaces (``"6-6 6-4@1 draw pass"`
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from boneyard import Game, HandSetup, Move, Tile, make_rules, record
 from boneyard.players.base import Player
@@ -115,3 +115,18 @@ def play_players(game: Game, players: Sequence[Player]) -> int:
         game.apply(move)
         moves += 1
     return moves
+
+
+def heuristic_turns(rules: Rules, seed: int) -> Iterator[SeatView]:
+    """Every turn of one hand of ``rules`` between heuristic players (seeded by ``seed``): the view of the seat on
+    turn, yielded before it moves (the game is the view's, so a test may look at it and leave it as it found it)."""
+    from boneyard.chance import Chance
+    from boneyard.players.base import make_player
+
+    game = Game(rules, chance=Chance(seed))
+    game.next_hand()
+    players = [make_player("heuristic", seed=seed + seat) for seat in range(game.players)]
+    while game.in_hand:
+        view = SeatView(game, game.turn)
+        yield view
+        game.apply(players[game.turn].choose(view))

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from boneyard.chance import Chance
-from boneyard.players.base import make_player
 from boneyard.players.expert import fastsearch
 from boneyard.players.expert.fastsearch import Answers, FastRoot
 from boneyard.players.expert.sampling import fill_plan, sample_deal
@@ -22,6 +21,7 @@ from boneyard.players.expert.search import Search
 from boneyard.rules.base import make_rules
 from boneyard.state import Game
 from boneyard.view import SeatView
+from tests.helpers import heuristic_turns
 
 pytestmark = pytest.mark.skipif(fastsearch._solve is None, reason="the compiled solver is not built")
 
@@ -30,11 +30,7 @@ def loaded_roots(seeds: range, deals: int) -> Iterator[tuple[int, FastRoot, list
     """At every decision with a choice of two-player Block games between heuristic players (one game per seed),
     ``deals`` deals drawn from the seat's inference, each loaded in turn: (seed, the decision's root, its moves)."""
     for seed in seeds:
-        game = Game(make_rules("block", 2), chance=Chance(seed))
-        game.next_hand()
-        players = [make_player("heuristic", seed=seed + seat) for seat in range(2)]
-        while game.in_hand:
-            view = SeatView(game, game.turn)
+        for view in heuristic_turns(make_rules("block", 2), seed):
             search = Search(view, random.Random(seed))
             root = search.fast
             if root is not None and len(search.moves) > 1:
@@ -43,7 +39,6 @@ def loaded_roots(seeds: range, deals: int) -> Iterator[tuple[int, FastRoot, list
                 for _ in range(deals):
                     root.load(*sample_deal(search.info, rng, plan))
                     yield seed, root, list(range(len(search.moves)))
-            game.apply(players[game.turn].choose(view))
 
 
 def two_move_search(monkeypatch: pytest.MonkeyPatch, stand_in: object, **options: Any) -> Search:

@@ -24,8 +24,7 @@ from boneyard.players.expert.search import ExpertPlayer, Search
 from boneyard.rules.base import make_rules
 from boneyard.state import Game
 from boneyard.tiles import Tile
-from boneyard.view import SeatView
-from tests.helpers import play_players
+from tests.helpers import heuristic_turns, play_players
 
 pytestmark = pytest.mark.skipif(fastsearch._solve is None, reason="the compiled solver is not built")
 
@@ -37,16 +36,11 @@ def decisions(seeds: range, options: dict[str, object] | None = None) -> Iterato
     """Every decision with a choice of two-player Block games between heuristic players (one per seed), where the
     compiled solver values the deals: (seed, the decision's search, its fast root)."""
     for seed in seeds:
-        game = Game(make_rules("block", 2, OPTIONS if options is None else options), chance=Chance(seed))
-        game.next_hand()
-        players = [make_player("heuristic", seed=seed + seat) for seat in range(2)]
-        while game.in_hand:
-            view = SeatView(game, game.turn)
+        for view in heuristic_turns(make_rules("block", 2, OPTIONS if options is None else options), seed):
             search = Search(view, random.Random(seed))
             root = search.fast
             if root is not None and len(search.moves) > 1 and root._compiled:
                 yield seed, search, root
-            game.apply(players[game.turn].choose(view))
 
 
 def deals_of(search: Search, count: int, seed: int) -> list[Deal]:

@@ -141,8 +141,9 @@ static double pass(Ctx *c, const Pos *p, double alpha, double beta) {
     return c->mixed ? search_mixed(c, &q) : search(c, &q, alpha, beta);
 }
 
-/* The value of placing tile t on end ``arm`` (-1: leading it, the ends then its two halves). */
-static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double beta) {
+/* The position once the seat to move has placed tile t on end ``arm`` (-1: leading it, the ends then its two
+ * halves), the turn not yet passed on. */
+static Pos placed(const Ctx *c, const Pos *p, int t, int arm) {
     int seat = p->turn;
     Pos q = *p;
     q.hands[seat] &= ~(1ULL << t);
@@ -150,6 +151,13 @@ static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double be
     if (arm < 0) { q.ends[0] = c->high[t]; q.ends[1] = c->low[t]; }
     else q.ends[arm] = c->high[t] + c->low[t] - p->ends[arm];
     q.passes = q.drawn = 0;
+    return q;
+}
+
+/* The value of placing tile t on end ``arm`` (-1: leading it). */
+static double play(Ctx *c, const Pos *p, int t, int arm, double alpha, double beta) {
+    int seat = p->turn;
+    Pos q = placed(c, p, t, arm);
     if (!q.hands[seat]) return leaf_value(c, &q, 0, seat);
     q.turn = seat ^ 1;
     return c->mixed ? search_mixed(c, &q) : search(c, &q, alpha, beta);
@@ -380,10 +388,9 @@ static int am_other(Am *a, const Pos *p, uint64_t gone, uint64_t mask, int fuse,
         Pos q = *p;
         uint64_t g = gone;
         if (b < ncodes) {  /* the tile is played: the same count of tiles is left in every world */
-            int t = codes[b] / 2, arm = codes[b] % 2;
+            int t = codes[b] / 2;
             g |= 1ULL << t;
-            q.ends[arm] = c->high[t] + c->low[t] - p->ends[arm];
-            q.passes = q.drawn = 0;
+            q = placed(c, p, t, codes[b] % 2);  /* the shared hand of this seat is unused: world_pos sets it */
             Pos first;
             world_pos(a, &q, g, __builtin_ctzll(bmask), &first);
             if (!first.hands[seat]) ok = front_single(a, &q, g, bmask, 0, seat, &child);
@@ -430,12 +437,7 @@ static int am_mine(Am *a, const Pos *p, uint64_t gone, uint64_t mask, int fuse, 
     }
     int left = n == 1 ? fuse : fuse - 1;  /* a forced play is no choice either */
     for (int i = 0; i < n; i++) {
-        Pos q = *p;
-        int t = tiles[i];
-        q.hands[seat] &= ~(1ULL << t);
-        q.pips[seat] -= c->pips[t];
-        q.ends[arms[i]] = c->high[t] + c->low[t] - p->ends[arms[i]];
-        q.passes = q.drawn = 0;
+        Pos q = placed(c, p, tiles[i], arms[i]);
         Front child = {0, 0, NULL};
         int ok;
         if (!q.hands[seat]) ok = front_single(a, &q, gone, mask, 0, seat, &child);
@@ -452,13 +454,8 @@ static int am_mine(Am *a, const Pos *p, uint64_t gone, uint64_t mask, int fuse, 
 /* The root move (code as solve() takes it) made by ``me``, then the other seat: the best vector's mean. */
 static double am_root(Am *a, const Pos *p, int code, int fuse) {
     Ctx *c = a->c;
-    int seat = p->turn, t = code < 0 ? -1 - code : code / 2, arm = code < 0 ? -1 : code % 2;
-    Pos q = *p;
-    q.hands[seat] &= ~(1ULL << t);
-    q.pips[seat] -= c->pips[t];
-    if (arm < 0) { q.ends[0] = c->high[t]; q.ends[1] = c->low[t]; }
-    else q.ends[arm] = c->high[t] + c->low[t] - p->ends[arm];
-    q.passes = q.drawn = 0;
+    int seat = p->turn;
+    Pos q = placed(c, p, code < 0 ? -1 - code : code / 2, code < 0 ? -1 : code % 2);
     uint64_t all = a->worlds == 64 ? ~0ULL : (1ULL << a->worlds) - 1;
     Front f = {0, 0, NULL};
     int ok;
