@@ -33,6 +33,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.games import block_dominoes
 
+from benchmarks.paired import by_deal
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
 from boneyard.rules.base import make_rules
@@ -42,6 +43,7 @@ from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
 HAND = 7
+BY_DEAL_FROM = 50  #: deals at least for the summary's interval counted by deal (benchmarks.paired.by_deal)
 
 
 def to_tile(pair: tuple[float, float]) -> Tile:
@@ -194,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--progress", action="store_true", help="print one line per game")
     args = parser.parse_args(argv)
     wins = losses = ties = 0
+    outcome_of: dict[tuple[int, int], int] = {}  #: (deal, the expert's seat) → 1 won, -1 lost, 0 tied
     clock: dict[str, list[float]] = {"expert": [], "ismcts": []}
     started = time.perf_counter()
     for deal in range(args.deals):
@@ -202,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             wins += result > 0
             losses += result < 0
             ties += result == 0
+            outcome_of[(deal, seat)] = (result > 0) - (result < 0)
             if args.progress:
                 print(f"deal {deal} expert seat {seat}: {result:+.0f}  (so far {wins}-{losses}-{ties})", flush=True)
     games = wins + losses + ties
@@ -213,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"({wins / games:.1%}, 95% interval {low:.2f}-{high:.2f}; of the decided games "
           f"{wins / max(1, decided):.1%}, 95% interval {d_low:.2f}-{d_high:.2f}; "
           f"{time.perf_counter() - started:.0f} s)")
+    if args.deals >= BY_DEAL_FROM:  # a normal approximation over the deals: for many deals only
+        share, low, high, _ = by_deal([outcome_of])
+        print(f"  of the decided games counted by deal (a deal's two games are not independent): {share:.1%}, "
+              f"95% interval {low:.2f}-{high:.2f}")
     for side, times in clock.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0

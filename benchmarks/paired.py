@@ -8,6 +8,10 @@ measures a change far more sharply than the two totals, whose difference carries
     python -m benchmarks.paired BASE.txt OTHER.txt [OTHER.txt ...]   # each against the first, game by game
     python -m benchmarks.paired --pool LOG.txt [LOG.txt ...]          # the runs' games counted together
 
+The pooled share's interval is given twice: the Wilson interval of the games as if independent, and the interval
+counted by deal (:func:`by_deal`), the unit the duplicate design samples: a deal is played from both seats, and
+where the deal decides, its two games split, so the games-as-independent interval is wider than the design's.
+
 A log is the adapter's output with ``--progress``: one line ``deal D expert seat S: +R  (so far ...)`` per
 game (positive R: the expert won).
 """
@@ -15,6 +19,7 @@ game (positive R: the expert won).
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,6 +48,33 @@ def tally(games: dict[tuple[int, int], int]) -> tuple[int, int, int]:
     return values.count(1), values.count(-1), values.count(0)
 
 
+def by_deal(runs: Sequence[dict[tuple[int, int], int]], z: float = 1.96) -> tuple[float, float, float, float]:
+    """The share of decided games won with its 95% interval counted by deal, the unit the duplicate design draws at
+    random (each deal is played from both seats, so its two games are not independent): the ratio of the sums and
+    its standard error over the deals (the delta method, the deals of every run independent).  Also the design
+    effect: that variance over the binomial one of as many independent games (below 1: the deal's two games
+    tend to split, and the games-as-independent interval is too wide).  ``(nan, 0, 1, nan)`` without decided
+    games."""
+    won: dict[tuple[int, int], int] = {}
+    decided: dict[tuple[int, int], int] = {}
+    for number, games in enumerate(runs):
+        for (deal, _), outcome in games.items():
+            if outcome:
+                key = (number, deal)
+                won[key] = won.get(key, 0) + (outcome > 0)
+                decided[key] = decided.get(key, 0) + 1
+    total, count = sum(won.values()), sum(decided.values())
+    if not count or len(decided) < 2:
+        return math.nan, 0.0, 1.0, math.nan
+    share = total / count
+    deals = len(decided)
+    variance = (sum((won[key] - share * decided[key]) ** 2 for key in decided) / count ** 2
+                * deals / (deals - 1))
+    binomial = share * (1 - share) / count
+    half = z * math.sqrt(variance)
+    return share, max(0.0, share - half), min(1.0, share + half), variance / binomial if binomial else math.nan
+
+
 def rate(won: int, lost: int) -> str:
     """The share of decided games won, with its 95% interval."""
     if not won + lost:
@@ -66,6 +98,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             totals = [total + count for total, count in zip(totals, counts, strict=True)]
             print(f"| {path.name} | {counts[0]} | {counts[1]} | {counts[2]} | {rate(counts[0], counts[1])} |")
         print(f"| **all** | **{totals[0]}** | **{totals[1]}** | **{totals[2]}** | **{rate(totals[0], totals[1])}** |")
+        share, low, high, effect = by_deal([games for _, games in runs])
+        print(f"\nCounted by deal (a deal's two games are not independent): {share:.1%} ({low:.1%} – {high:.1%}), "
+              f"design effect {effect:.2f}")
         return
     if len(runs) < 2:
         parser.error("give a base log and at least one to compare with it (or --pool)")
