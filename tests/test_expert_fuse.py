@@ -32,11 +32,15 @@ OPTIONS = {"tie_rule": "no_score", "target": 1, "first_lead": "random_player_any
 Deal = Sequence[Sequence[Tile]]
 
 
-def decisions(seeds: range, options: dict[str, object] | None = None) -> Iterator[tuple[int, Search, FastRoot]]:
+def decisions(seeds: range, options: dict[str, object] | None = None,
+              tiles: int = 14) -> Iterator[tuple[int, Search, FastRoot]]:
     """Every decision with a choice of two-player Block games between heuristic players (one per seed), where the
-    compiled solver values the deals: (seed, the decision's search, its fast root)."""
+    compiled solver values the deals and at most ``tiles`` are left in the hands: (seed, the decision's search,
+    its fast root)."""
     for seed in seeds:
         for view in heuristic_turns(make_rules("block", 2, OPTIONS if options is None else options), seed):
+            if sum(view.hand_sizes) > tiles:
+                continue
             search = Search(view, random.Random(seed))
             root = search.fast
             if root is not None and len(search.moves) > 1 and root._compiled:
@@ -144,9 +148,7 @@ def test_the_compiled_search_is_alpha_mu_by_its_definition(fuse: int) -> None:
     """Small batches (a few deals, from the middle of the hand on, where the definition's search is affordable):
     every root move's value is the best mean over the deals that one strategy of the seat reaches."""
     checked = differ = 0
-    for seed, search, root in decisions(range(8)):
-        if sum(search.view.hand_sizes) > 9:
-            continue
+    for seed, search, root in decisions(range(8), tiles=9):
         deals = deals_of(search, 3, seed)
         indices = list(range(len(search.moves)))
         compiled = root.evaluate_worlds(indices, deals, fuse, 10_000)
@@ -166,9 +168,7 @@ def test_knowing_less_is_worth_no_more_and_one_deal_is_known() -> None:
     """Fusing more choices can only lower a move's value (the seat decides with less; every vector kept), and on a
     single deal nothing is hidden: every ``fuse`` gives the exact value."""
     checked = lowered = 0
-    for seed, search, root in decisions(range(6)):
-        if sum(search.view.hand_sizes) > 11:
-            continue
+    for seed, search, root in decisions(range(6), tiles=11):
         deals = deals_of(search, 8, seed)
         indices = list(range(len(search.moves)))
         rows = [root.evaluate_worlds(indices, deals, fuse, 10_000) for fuse in (1, 2, 3, 16)]
