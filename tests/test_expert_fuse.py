@@ -230,3 +230,13 @@ def test_whole_games_with_fuse(variant: str, players: int, options: dict[str, ob
              for seat in range(players)]
     assert play_players(game, seats) > 0
     assert game.finished
+
+
+def test_no_batch_where_the_solver_holds_mixed_values() -> None:
+    """A root whose solver table holds mixed choices (``deep``/``own``) is not searched by alpha-mu, whose searches of
+    each deal would read those values as the deal's best play."""
+    seed, search, root = next(decisions(range(1)))
+    deals = deals_of(search, 4, seed)
+    assert root.fuses() and root.evaluate_worlds([0], deals, 2) is not None
+    root.mix = (0.5, 0.0)
+    assert not root.fuses() and root.evaluate_worlds([0], deals, 2) is None

@@ -310,9 +310,10 @@ class FastRoot:
 
     def fuses(self) -> bool:
         """Whether :meth:`evaluate_worlds` applies here: the compiled solver values the deals, two players play (this
-        seat for itself) and nothing can be drawn any more."""
+        seat for itself), nothing can be drawn any more, and no mixed choices are set (:attr:`mix`: the solver's
+        table then holds mixed values, which alpha-mu's own searches of each deal must not read)."""
         return (self._compiled and self.exact_ok and self._closed() and self.game.players == 2
-                and len(self.side) == 1)
+                and len(self.side) == 1 and self._mix == (0.0, 0.0))
 
     def evaluate_worlds(self, indices: Sequence[int], deals: Sequence[Sequence[Sequence[Tile]]], fuse: int,
                         keep: int = FRONT_KEEP) -> list[float] | None:
