@@ -701,7 +701,7 @@ def facts(view: SeatView, best: Move, played: Move, est: Estimate | None = None,
         found.append(Fact(1.0, "points", f"{played} took the scorpion's {b.points}"))
     if played.kind == Kind.DRAW and best.kind != Kind.DRAW:
         found.append(Fact(1.0, "draw", f"{best} plays instead of drawing"))
-    partner = _partner_reason(view, best, played)
+    partner = _partner_reason(view, info, best, played)
     if partner:
         found.append(Fact(0.5, "partner", partner))
     if est is not None:
@@ -835,12 +835,11 @@ def _void_note(view: SeatView, info: Inference, passes: dict[tuple[int, int], st
     return ""
 
 
-def _partner_reason(view: SeatView, best: Move, played: Move) -> str:
+def _partner_reason(view: SeatView, info: Inference, best: Move, played: Move) -> str:
     """In partnerships: the move played left open a suit the partner has shown not to hold, the best did not."""
     partners = [seat for seat in heuristic.side_of(view, view.seat) if seat != view.seat]
     if not partners or not played.is_placement:
         return ""
-    info = infer(view)
     left_open = _ends_after(view, info, played)
     closed = set(_ends_after(view, info, best)) if best.is_placement else set()
     for suit in left_open:
