@@ -271,11 +271,17 @@ def test_partnerships_deal_all_28_tiles_and_the_6_6_leads() -> None:
         make_rules("block", 3, {"partnerships": True})
 
 
-def test_partnerships_refuse_a_stock() -> None:
-    rules = make_rules("block", 4, {"partnerships": True, "deal_sizes": [6]})
+@pytest.mark.parametrize(("options", "sleeping"), [({"set": 9}, 27), ({"set": 12}, 63), ({"deal_sizes": [6]}, 4)])
+def test_partnerships_leave_the_rest_of_a_larger_set_undealt(options: dict[str, object], sleeping: int) -> None:
+    # C12 deals 7 each, all of a double-six set; C13's larger sets (and a smaller deal) leave tiles asleep
+    rules = make_rules("block", 4, {"partnerships": True, **options})
     game = Game(rules)
-    with pytest.raises(SetupError, match="deals every tile; the stock must be empty"):
-        game.start_hand(filled(game.rules, ["6-6"]))
+    top = rules.tile_set()[-1]
+    game.start_hand(filled(rules, ["", "", f"{top}"]))
+    assert game.stock_left == sleeping
+    assert game.hand.leader == 2 and game.legal_moves() == [Move.lead(top)]
+    game.apply(Move.lead(top))
+    assert game.turn == 3 and game.scores == [0, 0, 0, 0]
 
 
 def test_partnerships_domino_scores_all_four_hands_for_both_partners() -> None:

@@ -16,7 +16,6 @@ from boneyard.rules.base import (
     LeadCaller,
     Lightness,
     Rules,
-    SetupError,
     end_name,
     hand_pips,
     highest_over,
@@ -117,7 +116,7 @@ class BlockOptions:
     blocked_score: BlockedScore = option("opponents_total", "what the winner of a blocked hand scores")
     target: int | None = target_option(None, "points to win (default 100)")
     win_check: Literal["end_of_hand", "immediate"] = option("end_of_hand", "when the target is checked")
-    partnerships: bool = option(False, "4 players, seats 0+2 against 1+3, all 28 tiles dealt")
+    partnerships: bool = option(False, "4 players, seats 0+2 against 1+3, 7 tiles each (all 28 of a double-six set)")
     partnership_block: PartnershipBlock = option(
         "side_total", "blocked partnership hand: the side with fewer pips in its two hands wins, or the side of "
         "the single player with the fewest pips")
@@ -195,8 +194,3 @@ class Block(Rules):
 
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         return block_game_over(game.scores, self.target, self.options.partnerships)
-
-    def check_setup(self, game: Game, setup: HandSetup) -> None:
-        super().check_setup(game, setup)
-        if self.options.partnerships and setup.stock:
-            raise SetupError("partnership Block deals every tile; the stock must be empty")

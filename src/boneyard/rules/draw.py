@@ -8,9 +8,9 @@ from typing import Literal
 
 from boneyard.layout import FaceKind
 from boneyard.options import DealSizes, option, target_option
-from boneyard.rules.base import Rules, register
+from boneyard.rules.base import register
 from boneyard.rules.block import Block, BlockedScore, FirstLead, PartnershipBlock
-from boneyard.state import UNTIL_PLAYABLE, Game, HandSetup
+from boneyard.state import UNTIL_PLAYABLE, Game
 
 
 def dead_layout(ends: Sequence[int], on_table: Callable[[int], int], suit_size: int) -> bool:
@@ -55,10 +55,6 @@ class Draw(Block):
         super().configure()
         self.reserve = self.options.boneyard_reserve
         self.voluntary_draw = self.options.allow_voluntary_draw
-
-    def check_setup(self, game: Game, setup: HandSetup) -> None:
-        # a partnership Draw game may keep a stock (Block's check forbids one)
-        Rules.check_setup(self, game, setup)
 
     def dead_layout(self, game: Game) -> bool:
         if not self.options.end_on_dead_layout:
