@@ -170,7 +170,10 @@ def _resume_session(resume: Path, save: Path | None, force: bool, variant: str |
     human, levels = resume_levels(data, game)
     target = save or resume
     check_save_path(target, force=force, resuming=resume)
-    return start_session(game, levels, human, target)
+    try:
+        return start_session(game, levels, human, target, source=data)
+    except OptionError as error:  # a computer level the record's meta names
+        raise OptionError(f"{resume}: meta.ai: {error}") from None
 
 
 def refuse_with_resume(resume: Path, variant: str | None, players: int | None, seed: int | None,

@@ -9,7 +9,10 @@ deeper text is refused with :class:`JSONDepthError`, a :class:`ValueError` that 
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
+from collections.abc import Sequence
 from typing import Any, Final
 
 MAX_DEPTH: Final = 32  #: deepest nesting accepted; a record needs 5 (record → hands → hand → deal → seat)
@@ -41,13 +44,67 @@ def check_depth(text: str, max_depth: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
+class JSONValueError(ValueError):
+    """JSON text that parses but holds what no Boneyard value may: a lone surrogate escape (``"\\ud800"``, not
+    text: it cannot be written back as UTF-8), ``NaN`` or an infinity, or a number too long to read."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JSONValueError(f"{name} is not a JSON number")
+
+
+def _path(steps: Sequence[str | int]) -> str:
+    return "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in steps).lstrip(".") or "the text"
+
+
+def check_values(value: Any) -> None:
+    """Raise :class:`JSONValueError`, naming where, at the first string or key that is not UTF-8 text (a lone
+    surrogate) or the first float that is not finite (``1e400`` reads as infinity)."""
+    try:  # one pass in C over sound values; only a value that fails it is walked to say where
+        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return
+    except (ValueError, UnicodeEncodeError):
+        pass
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        item, steps = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if not key.isascii() and not _is_text(key):
+                    raise JSONValueError(f"{_path(steps)}: a key holds a lone surrogate escape, which is not text")
+                stack.append((inner, (*steps, key)))
+        elif isinstance(item, list):
+            stack.extend((inner, (*steps, index)) for index, inner in enumerate(item))
+        elif isinstance(item, str):
+            if not item.isascii() and not _is_text(item):
+                raise JSONValueError(f"{_path(steps)}: a lone surrogate escape is not text")
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise JSONValueError(f"{_path(steps)}: a number too large to hold")
+
+
+def _is_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
-    """``json.loads`` with the nesting limit; errors are :class:`ValueError` (``json.JSONDecodeError`` or
-    :class:`JSONDepthError`), never :class:`RecursionError`."""
+    """``json.loads`` with the nesting limit and :func:`check_values`; errors are :class:`ValueError`
+    (``json.JSONDecodeError``, :class:`JSONDepthError` or :class:`JSONValueError`), never
+    :class:`RecursionError`."""
     if isinstance(text, bytes | bytearray):
         text = text.decode("utf-8")
     check_depth(text, max_depth)
-    return json.loads(text)
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except (json.JSONDecodeError, JSONValueError):
+        raise
+    except ValueError:  # Python reads at most 4300 digits of an integer
+        raise JSONValueError(f"a number of more than {sys.get_int_max_str_digits()} digits") from None
+    check_values(value)
+    return value
 
 
-__all__ = ["MAX_DEPTH", "JSONDepthError", "check_depth", "loads"]
+__all__ = ["MAX_DEPTH", "JSONDepthError", "JSONValueError", "check_depth", "check_values", "loads"]

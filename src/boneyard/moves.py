@@ -16,7 +16,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from boneyard.errors import NotationError
-from boneyard.tiles import Tile, half_text, parse_half
+from boneyard.tiles import Tile, half_text, is_ascii_number, parse_half, shown
 
 
 class Kind(IntEnum):
@@ -65,7 +65,7 @@ class Move(NamedTuple):
     def parse(cls, text: str) -> Move:
         """Parse move notation; raises :class:`NotationError` naming the text."""
         if not isinstance(text, str):
-            raise NotationError(f"a move must be a string, got {text!r}")
+            raise NotationError(f"a move must be a string, got {shown(text)}")
         cleaned = " ".join(text.strip().split()).lower()
         try:
             if cleaned == "draw":
@@ -84,11 +84,11 @@ class Move(NamedTuple):
             tile = Tile(first, second)
             if not at:
                 return cls.lead(tile, first)
-            if not target.isdigit() or int(target) < 1:
-                raise NotationError(f"{target!r} is not a tile number (1 is the lead)")
+            if not is_ascii_number(target, 4) or int(target) < 1:
+                raise NotationError(f"{shown(target)} is not a tile number (1 is the lead)")
             return cls.play(tile, first, int(target))
         except NotationError as error:
-            raise NotationError(f"{text!r} is not a move: {error}") from None
+            raise NotationError(f"{shown(text)} is not a move: {error}") from None
 
     def __str__(self) -> str:
         if self.kind == Kind.DRAW:

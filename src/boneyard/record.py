@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -68,50 +69,94 @@ def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
 
 
-def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> Path:
+def save(game: Game, path: str | os.PathLike[str], *, kept_from: dict[str, Any] | None = None,
+         **kwargs: Any) -> Path:
     """Write ``game``'s record atomically (a crash never leaves half a file).
 
-    Rewriting a record of the same game keeps its annotations of the moves that are still there."""
+    The annotations of ``kept_from`` (the record the game was resumed from), or else of the record already at
+    ``path``, are kept for the moves the two records share (:func:`keep_annotations`)."""
     target = Path(path)
     data = to_record(game, **kwargs)
-    if "annotations" not in kwargs and target.is_file():
-        _keep_annotations(target, data)
+    if "annotations" not in kwargs:
+        if kept_from is None and target.is_file():
+            try:
+                kept_from = load(target)
+            except RecordError:
+                kept_from = None
+        if kept_from is not None:
+            keep_annotations(kept_from, data)
     target.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(target, dumps(data))
     return target
 
 
 def write_atomically(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` through a temporary file beside it: a crash never leaves half a file."""
+    """Write ``text`` to ``target`` through a temporary file beside it, flushed to the disk before it replaces
+    the old one: a crash never leaves half a file.  A link is followed (the file it names is rewritten), and
+    the file keeps its permissions (a new one gets the usual ones, as ``open`` would give it)."""
+    target = Path(os.path.realpath(target))
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
-def _keep_annotations(old_path: Path, data: dict[str, Any]) -> None:
-    """Copy into ``data`` the annotations of the record at ``old_path``, hand by hand, where the deal is the
-    same, for the moves both records share from the start (an unreadable old file keeps nothing)."""
+def _umask() -> int:
+    """The process's file mode mask, read without setting it (``os.umask`` would, for every thread at once)."""
     try:
-        old = load(old_path)
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+def keep_annotations(old: dict[str, Any], data: dict[str, Any]) -> None:
+    """Copy into the record ``data`` the annotations of the record ``old``, hand by hand where the deal is the
+    same, for the moves both records share from the start (tiles and moves compared as the game reads them, so
+    ``2-6`` is ``6-2``).  An ``old`` whose annotations are malformed gives nothing."""
+    try:
         notes = annotations_of(old)
     except RecordError:
         return
     for old_hand, hand, hand_notes in zip(old.get("hands", []), data["hands"], notes, strict=False):
-        if not hand_notes or old_hand.get("deal") != hand["deal"]:
+        if not hand_notes or _canonical_deal(old_hand.get("deal")) != hand["deal"]:
             continue
         shared = 0
         for before, now in zip(old_hand.get("moves", []), hand["moves"], strict=False):
-            if before != now:
+            if _canonical_move(before) != now:
                 break
             shared += 1
         kept = trimmed(hand_notes[:shared])
         if kept:
             hand["annotations"] = kept
+
+
+def _canonical_deal(deal: Any) -> Any:
+    try:
+        return [[str(tile) for tile in parse_tiles(seat, "deal")] for seat in deal]
+    except (NotationError, TypeError):
+        return None
+
+
+def _canonical_move(text: Any) -> Any:
+    try:
+        return str(Move.parse(text))
+    except NotationError:
+        return None
 
 
 def trimmed(notes: list[Any]) -> list[Any]:
@@ -148,7 +193,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
 def loads(text: str, where: str = "record") -> dict[str, Any]:
     try:
         record = jsontext.loads(text)
-    except jsontext.JSONDepthError as error:
+    except (jsontext.JSONDepthError, jsontext.JSONValueError) as error:
         raise RecordError(f"{where}: {error}") from None
     except json.JSONDecodeError as error:
         raise RecordError(f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
@@ -257,6 +302,12 @@ def _hand_annotations(hand: Any, number: int) -> list[dict[str, Any] | None]:
     return notes
 
 
+def _quoted(text: Any) -> str:
+    """A move of the record as an error names it: ``"5-3@4"``, cut short if it is long (bad input may be)."""
+    shown = json.dumps(text)
+    return shown if len(shown) <= 40 else f"{shown[:32]}…"
+
+
 def replay(record: dict[str, Any]) -> Game:
     """Rebuild the game of ``record``; raises :class:`RecordError` at the first problem."""
     game = new_game_from(record)
@@ -272,7 +323,7 @@ def replay(record: dict[str, Any]) -> Game:
         except BoneyardError as error:
             raise RecordError(f"hand {number}: {error}") from None
         for index, text in enumerate(hand["moves"], 1):
-            prefix = f"hand {number}, move {index} {json.dumps(text) if isinstance(text, str) else text}"
+            prefix = f"hand {number}, move {index} {_quoted(text)}"
             if not isinstance(text, str):
                 raise RecordError(f"{prefix}: a move must be a string")
             try:
@@ -383,27 +434,32 @@ def _says(name: str, verb: str) -> str:
     return f"{name} {verb}" if name.casefold() == "you" else f"{name} {verb}s"
 
 
+def _signed(number: float) -> str:
+    """An annotation's number as ``+2.5``; one no game could reach (a record is free text) is not formatted."""
+    return f"{number:+.1f}" if abs(number) < 1e15 else "(a number too large to show)"
+
+
 def annotation_text(note: dict[str, Any], move: str = "") -> str:
     """One move's annotation in words: mark, value, the better move (unless it is ``move``), hindsight, comment."""
     parts = []
     if "mark" in note:
         parts.append(str(note["mark"]))
     if isinstance(note.get("value"), (int, float)):
-        parts.append(f"value {note['value']:+.1f}")
+        parts.append(f"value {_signed(note['value'])}")
     if "best" in note and note["best"] != move:
         best = f"best {note['best']}"
         if isinstance(note.get("best_value"), (int, float)):
-            best += f" {note['best_value']:+.1f}"
+            best += f" {_signed(note['best_value'])}"
         interval = note.get("interval")
         if isinstance(interval, list) and len(interval) == 2 and all(isinstance(x, (int, float)) for x in interval):
-            best += f" (difference {interval[0]:+.1f} to {interval[1]:+.1f})"
+            best += f" (difference {_signed(interval[0])} to {_signed(interval[1])})"
         parts.append(best)
     if isinstance(note.get("open_hands"), (int, float)):
-        parts.append(f"open hands (hindsight) {note['open_hands']:+.1f}")
+        parts.append(f"open hands (hindsight) {_signed(note['open_hands'])}")
     if note.get("comment"):
         parts.append(str(note["comment"]))
     return "» " + "; ".join(parts)
 
 
-__all__ = ["FORMAT", "annotation_text", "annotations_of", "dumps", "game_json", "load", "loads", "replay",
-           "replay_json", "replay_text", "save", "to_record", "trimmed"]
+__all__ = ["FORMAT", "annotation_text", "annotations_of", "dumps", "game_json", "keep_annotations", "load", "loads",
+           "replay", "replay_json", "replay_text", "save", "to_record", "trimmed", "write_atomically"]

@@ -31,6 +31,7 @@ from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
 from boneyard.render.text import LEGEND, describe_move, layout_lines
 from boneyard.state import Event, Game
+from boneyard.tiles import is_ascii_number
 from boneyard.view import SeatView
 
 HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place.  "
@@ -163,8 +164,10 @@ class TerminalSession:
 
     def __init__(self, game: Game, computers: dict[int, str], human: int, save_path: Path | None,
                  console: Console | None = None, ask: Callable[[str], str] | None = None,
-                 meta: dict[str, object] | None = None) -> None:
+                 meta: dict[str, object] | None = None, source: dict[str, Any] | None = None) -> None:
         self.game = game
+        #: the record the game was resumed from: its annotations are kept in every save (RECORD.md)
+        self.source = source
         self.computers = computers
         self.human = human
         self.save_path = save_path
@@ -339,7 +342,7 @@ class TerminalSession:
         if self.save_path is None:
             return False
         try:
-            record.save(self.game, self.save_path, meta=self.meta)
+            record.save(self.game, self.save_path, meta=self.meta, kept_from=self.source)
         except OSError as error:
             reason = error.strerror or str(error)
             if error.filename and Path(error.filename).parent != self.save_path.parent:
@@ -477,7 +480,7 @@ class TerminalSession:
         elif lower in ("draw from the stock", "draw a tile"):
             answer = "draw"
         if answer.isdigit():
-            number = int(answer)
+            number = int(answer) if is_ascii_number(answer, 4) else 0
             if 1 <= number <= len(moves):
                 return moves[number - 1]
             self.console.print("Type 1: it is the only move." if len(moves) == 1 else f"Choose 1 to {len(moves)}.",
@@ -552,13 +555,16 @@ def level_of_seats(game: Game, ai: list[str], human: int) -> dict[int, str]:
 
 
 def start_session(game: Game, ai: list[str], human: int, save_path: Path | None, console: Console | None = None,
-                  ask: Callable[[str], str] | None = None) -> TerminalSession:
-    """A session for ``game`` (its first hand dealt, or resumed); builds each computer once to check its spec."""
+                  ask: Callable[[str], str] | None = None, source: dict[str, Any] | None = None) -> TerminalSession:
+    """A session for ``game`` (its first hand dealt, or resumed from the record ``source``, whose ``meta`` and
+    annotations its saves keep); builds each computer once to check its spec."""
     computers = level_of_seats(game, ai, human)
     for spec in set(computers.values()):
         make_player(spec)
-    meta: dict[str, Any] = {"human_seat": human, "ai": {str(seat): spec for seat, spec in computers.items()}}
-    return TerminalSession(game, computers, human, save_path, console, ask, meta)
+    kept = source.get("meta") if source is not None else None
+    meta: dict[str, Any] = dict(kept) if isinstance(kept, dict) else {}
+    meta |= {"human_seat": human, "ai": {str(seat): spec for seat, spec in computers.items()}}
+    return TerminalSession(game, computers, human, save_path, console, ask, meta, source)
 
 
 def resume_levels(data: dict[str, Any], game: Game) -> tuple[int, list[str]]:

@@ -39,9 +39,21 @@ def parse_half(text: str) -> int:
     cleaned = text.strip().upper()
     if cleaned in _TEXT_HALF:
         return _TEXT_HALF[cleaned]
-    if cleaned.isdigit() and int(cleaned) <= MAX_PIPS and len(cleaned) <= 2:
+    if is_ascii_number(cleaned, 2) and int(cleaned) <= MAX_PIPS:
         return int(cleaned)
-    raise NotationError(f"{text!r} is not a tile half (0-{MAX_PIPS}, W, S, R, A or D)")
+    raise NotationError(f"{shown(text)} is not a tile half (0-{MAX_PIPS}, W, S, R, A or D)")
+
+
+def shown(text: object, most: int = 24) -> str:
+    """``repr(text)`` for an error message, cut to about ``most`` characters: bad input may be any length."""
+    quoted = repr(text)
+    return quoted if len(quoted) <= most + 2 else f"{quoted[:most]}…"
+
+
+def is_ascii_number(text: str, most_digits: int) -> bool:
+    """Whether ``text`` is 1 to ``most_digits`` ASCII digits: what ``int`` may safely read from notation
+    (``str.isdigit`` also accepts superscripts and other scripts' digits, some of which ``int`` refuses)."""
+    return 0 < len(text) <= most_digits and text.isascii() and text.isdigit()
 
 
 def is_number(half: int) -> bool:
@@ -90,7 +102,7 @@ class Tile:
         """Parse ``'6-4'``, ``'4-6'``, ``'w-7'``…; raises :class:`NotationError`."""
         parts = text.strip().split("-")
         if len(parts) != 2:
-            raise NotationError(f"{text!r} is not a tile (expected two halves joined by '-', e.g. 6-4)")
+            raise NotationError(f"{shown(text)} is not a tile (expected two halves joined by '-', e.g. 6-4)")
         return cls(parse_half(parts[0]), parse_half(parts[1]))
 
     def __str__(self) -> str:
@@ -174,7 +186,7 @@ def parse_tiles(texts: object, where: str) -> list[Tile]:
     tiles = []
     for position, text in enumerate(texts, 1):
         if not isinstance(text, str):
-            raise NotationError(f"{where}, tile {position}: expected a string like \"6-4\", got {text!r}")
+            raise NotationError(f"{where}, tile {position}: expected a string like \"6-4\", got {shown(text)}")
         try:
             tiles.append(Tile.parse(text))
         except NotationError as error:

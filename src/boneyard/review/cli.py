@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, RecordError
 
 
 def default_seat(data: dict[str, Any]) -> int:
@@ -43,11 +43,16 @@ def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds
     if write is not None and write.exists() and not force:
         what = "the reviewed record itself" if file.exists() and write.resolve() == file.resolve() else "a file"
         raise BoneyardError(f"--write {write}: {what} is there already; pass --force to overwrite it")
+    if write is not None and not write.parent.is_dir():
+        raise BoneyardError(f"--write {write}: there is no folder {write.parent} to write it in")
     data = record.load(file)
     seats = None if every else [default_seat(data) if seat is None else seat]
     settings = Settings(seconds=DEFAULT_TIME if seconds is None else seconds, samples=samples, seed=seed,
                         open_hands=hindsight)
-    result = review(data, seats, settings)
+    try:
+        result = review(data, seats, settings)
+    except RecordError as error:  # the record read but does not replay: say which file
+        raise RecordError(f"{file}: {error}") from None
     if write is not None:
         annotated = annotate(data, result)
         try:

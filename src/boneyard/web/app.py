@@ -296,7 +296,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             if not allowed:
                 raise _bad("the game is still running and its record holds every hidden tile; it can be "
                            "downloaded when the game is over (or by the one player against computers)", 403)
-        text = record.dumps(record.to_record(room.game, seed=room.seed))
+        text = record.dumps(room.record())
         name = f"{room.game.rules.name}-{game_id}.boneyard.json"
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -306,7 +306,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         room = room_or_404(game_id)
         if not room.game.finished:
             raise _bad("the game is still running; its replay opens when it is over", 409)
-        return replay_steps(record.to_record(room.game, seed=room.seed))
+        return replay_steps(room.record())
 
     @app.get("/api/games/{game_id}/table.svg")
     async def table(game_id: str) -> Response:
@@ -352,7 +352,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             room = room_or_404(str(body["game_id"]))
             if not room.game.finished:
                 raise _bad("the game is still running; its review opens when it is over", 409)
-            data = record.to_record(room.game, seed=room.seed)
+            data = room.record()
         else:
             data = record_in(body, None)
         return await reviewer.review(data, body.get("seat"), body.get("samples"))

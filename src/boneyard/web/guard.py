@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
+from boneyard.tiles import is_ascii_number
 from boneyard.web.limits import Limits
 
 POLICY_VIOLATION: Final = 1008  #: WebSocket close code for a refused Host or Origin
@@ -77,10 +78,12 @@ class Guard:
         path = str(scope.get("path", ""))
         cap = self.limits.body_cap(path)
         declared = headers.get("content-length")
-        if declared is not None and (not declared.strip().isdigit() or int(declared) > cap):
-            detail = (f"the request body is larger than {cap} bytes, the limit of {path}" if declared.strip().isdigit()
-                      else f"Content-Length {declared[:40]!r} is not a number of bytes")
-            status = 413 if declared.strip().isdigit() else 400
+        number = None if declared is None else declared.strip()
+        if number is not None and (not is_ascii_number(number, 18) or int(number) > cap):
+            counted = is_ascii_number(number, 18) or (number.isascii() and number.isdigit())
+            detail = (f"the request body is larger than {cap} bytes, the limit of {path}" if counted
+                      else f"Content-Length {number[:40]!r} is not a number of bytes")
+            status = 413 if counted else 400
             await JSONResponse({"detail": detail}, status_code=status)(scope, receive, send)
             return
         received = 0

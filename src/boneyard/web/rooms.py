@@ -252,12 +252,18 @@ class SharedState:
     view: str  #: the ``view`` of the table without ghosts
 
 
+#: the keys of a stored record's ``meta`` that the table writes itself (not kept from a loaded record)
+TABLE_META = frozenset({"web", "seats", "hot_seat"})
+
+
 class Room:
     """One game and everyone at its table."""
 
     def __init__(self, game_id: str, game: Game, seats: list[Seat], seed: int, store: Store,
-                 ai_delay: float = 0.6, *, hot_seat: bool = False) -> None:
+                 ai_delay: float = 0.6, *, hot_seat: bool = False, source: dict[str, Any] | None = None) -> None:
         self.id = game_id
+        #: the record the game was loaded from (an upload, or the store): its annotations and meta are kept
+        self.source = source
         self.hot_seat = hot_seat  #: one connection may play several human seats (players share a screen)
         self.game = game
         self.seats = seats
@@ -294,7 +300,7 @@ class Room:
         seats = [Seat.from_stored(data) for data in stored.seats]
         meta = stored.record.get("meta")
         hot_seat = isinstance(meta, dict) and meta.get("hot_seat") is True
-        room = cls(stored.id, game, seats, stored.seed, store, ai_delay, hot_seat=hot_seat)
+        room = cls(stored.id, game, seats, stored.seed, store, ai_delay, hot_seat=hot_seat, source=stored.record)
         return room  # a table of computers between hands deals when kicked (and stores the deal)
 
     @property
@@ -305,13 +311,24 @@ class Room:
     def status(self) -> str:
         return "finished" if self.game.finished else "running"
 
+    def record(self, *, stored: bool = False) -> dict[str, Any]:
+        """The game's record, with the annotations and the free-form ``meta`` of the record it was loaded from
+        (RECORD.md: writers keep them); ``stored`` adds the table's own keys to ``meta`` (seats, hot seat)."""
+        kept = self.source.get("meta") if self.source is not None else None
+        meta = {key: value for key, value in kept.items() if key not in TABLE_META} if isinstance(kept, dict) else {}
+        if stored:
+            meta |= {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
+                     "hot_seat": self.hot_seat}
+        data = record.to_record(self.game, seed=self.seed, meta=meta)
+        if self.source is not None:
+            record.keep_annotations(self.source, data)
+        return data
+
     def checkpoint(self) -> Checkpoint:
         """The whole game as one write (after a deal, at the end, or when an undo reaches into it)."""
-        meta = {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
-                "hot_seat": self.hot_seat}
         return Checkpoint(self.id, variant=self.game.rules.name, status=self.status, seed=self.seed,
-                          seats=[seat.as_stored() for seat in self.seats],
-                          record=record.to_record(self.game, seed=self.seed, meta=meta), moves=self.moves)
+                          seats=[seat.as_stored() for seat in self.seats], record=self.record(stored=True),
+                          moves=self.moves)
 
     def geometry(self) -> Geometry:
         """The table's geometry, computed once per change: every connection's state shares it."""
@@ -821,7 +838,7 @@ class Rooms:
         if isinstance(seed, bool) or not isinstance(seed, int):
             seed = secrets.randbelow(2**31)
         game_id = secrets.token_hex(6)
-        room = Room(game_id, game, seats, seed, self.store, self.ai_delay)
+        room = Room(game_id, game, seats, seed, self.store, self.ai_delay, source=data)
         room.thinker = self.thinker
         room._deal_if_due()
         self.store.save(room.checkpoint())
