@@ -393,7 +393,12 @@ def replay_text(record: dict[str, Any]) -> str:
         lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
     for log in game.log:
         lines.append("")
-        lines.append(f"Hand {log.number} — {_says(names[log.leader], 'lead')}")
+        first = log.events[0].seat if log.events else log.leader
+        if first == log.leader:
+            lines.append(f"Hand {log.number} — {_says(names[log.leader], 'lead')}")
+        else:  # the duty passed on (Double Bergen's double to set, PIP's starter search)
+            lines.append(f"Hand {log.number} — {_says(names[first], 'place')} the first tile "
+                         f"({names[log.leader]} was to lead)")
         if log.setup.dice is not None:
             dice = log.setup.dice
             lines.append(f"  Flower {dice.flower[0]}-{dice.flower[1]}, scorpion {dice.scorpion[0]}-{dice.scorpion[1]}")
