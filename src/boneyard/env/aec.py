@@ -341,8 +341,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             move = self.move_of(int(action))
             legal_moves = self.legal_moves(agent)
             check = Move.lead(move.tile) if move.kind == Kind.LEAD and move.tile is not None else move
-            if check not in legal_moves:
-                self._refuse(agent, int(action))
+            if check not in legal_moves or (move.kind == Kind.PLAY and self.encode(move) != int(action)):
+                self._refuse(agent, int(action))  # (a double's low-half action is not its move's: see _refuse)
             self._cumulative_rewards[agent] = 0.0
             before = list(game.scores)
             self._track(self.seat, move)
@@ -392,7 +392,10 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         game = self.game
         assert game is not None
         legal = game.legal_moves() if game.turn == self.agent_seat[agent] else []
-        reason = game.explain_illegal(move, legal)
+        if move in legal and move.kind == Kind.PLAY and self.encode(move) != action:
+            reason = f"a double is joined by its high half, which is action {self.encode(move)} (the mask's)"
+        else:
+            reason = game.explain_illegal(move, legal)
         raise IllegalMoveError(f"action {action} ({move}) for {agent}: {reason}", move, reason)
 
     def _track(self, seat: int, move: Move) -> None:
@@ -400,8 +403,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         game = self._game
         assert game is not None
         if move.kind == Kind.PASS or (move.kind == Kind.DRAW and not game.forced_draw):
-            if any(m.kind == Kind.PLAY for m in game.legal_moves()):
-                return  # a voluntary draw tells nothing
+            if move.kind == Kind.DRAW and not game.rules.draw_shows_lack():
+                return  # a draw that may be voluntary tells nothing, whether or not the drawer could play
             target = game.rules.play_target(game)
             self.lacks[seat] |= number_values([face.value for face in game.layout.open_ends()
                                                if not target or face.owner == target])

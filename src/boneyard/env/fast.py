@@ -417,8 +417,9 @@ class LineTracker(FastTracker):
         draw = game.draw
         if action >= draw:
             if action == draw:
+                # a draw that may be voluntary tells nothing, whether or not the drawer could play
                 legal = self.legal_now if self.legal_now is not None else self.legal()
-                self._draw(seat, action, len(legal) == 1)  # a draw beside plays (voluntary) tells nothing
+                self._draw(seat, action, game.rules.draw_shows_lack() and len(legal) == 1)
             else:
                 self._lacks(seat)
                 game.apply(action)

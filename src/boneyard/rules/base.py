@@ -69,6 +69,12 @@ class Rules:
     allows_play: Callable[[Game, Tile, int, Face], bool] | None = None
     tile_value: Callable[[Tile], int] = staticmethod(lambda tile: tile.pips)
 
+    def draw_shows_lack(self) -> bool:
+        """Whether the others learn from a seat's draw (not one a PIP D tile forces) that it could not play: not
+        where a player may draw while able to play (``allow_voluntary_draw``), since nobody else can tell which
+        draw it was; a pass always shows it.  The expert's inference and the environments' ``lacks`` read this."""
+        return not self.voluntary_draw
+
     def never_drawn(self, stock: int) -> int:
         """How many of the ``stock`` tiles left stay out of play this hand: all of them where nothing is drawn
         (Block, BLK-2), else those the reserve keeps back (Bergen's last two, BRG-3)."""

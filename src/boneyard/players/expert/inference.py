@@ -83,7 +83,7 @@ class _Tracker:
         self.tile_set = tile_set
         self.groups: list[list[Group]] = [[Group(0, base=True)] if s != view.seat else [] for s in range(view.players)]
         self.known: list[list[Tile]] = [[] for _ in range(view.players)]
-        self.voluntary_draw = rules_of(view).voluntary_draw
+        self.draw_shows_lack = rules_of(view).draw_shows_lack()
 
     def __call__(self, game: Game, event: PublicEvent) -> None:
         seat, move = event.seat, event.move
@@ -98,7 +98,7 @@ class _Tracker:
             on_table = {placed.tile for placed in game.layout.tiles}
             candidates = [tile for tile in self.tile_set if tile not in on_table]
             playable = {play.tile for play in game.plays(candidates) if play.tile is not None}
-            if kind == Kind.DRAW and self.voluntary_draw:
+            if kind == Kind.DRAW and not self.draw_shows_lack:
                 playable = set()  # drawing while able to play is allowed: the draw says nothing
             for group in self.groups[seat]:
                 group.excluded |= playable
