@@ -6,8 +6,13 @@ several moves may share one string separated by spaces (``"6-6 6-4@1 draw pass"`
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 from boneyard import Game, HandSetup, Move, Tile, make_rules, record
 from boneyard.players.base import Player
@@ -130,3 +135,16 @@ def heuristic_turns(rules: Rules, seed: int) -> Iterator[SeatView]:
         view = SeatView(game, game.turn)
         yield view
         game.apply(players[game.turn].choose(view))
+
+
+def replay_refusal(folder: Path, data: Any) -> str:
+    """``boneyard replay --json`` of the record ``data``, run as a user runs it: it must exit with status 2,
+    print nothing on standard output and one line on standard error, which is returned."""
+    path = folder / "refused.boneyard.json"
+    path.write_text(json.dumps(data))
+    done = subprocess.run([sys.executable, "-m", "boneyard", "replay", str(path), "--json"], capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (2, ""), (done.returncode, done.stderr[-2000:])
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr[-2000:]
+    return lines[0]

@@ -6,15 +6,13 @@ the arithmetic of each count (the sum of the open ends, A5-7) and of each hand b
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boneyard import record
+from tests.helpers import replay_refusal
 
 Json = dict[str, Any]
 
@@ -424,11 +422,4 @@ def test_default_target_250_for_two_players() -> None:
     ],
 )
 def test_bad_records_exit_2(tmp_path: Path, records: Json, message: str) -> None:
-    path = tmp_path / "bad.boneyard.json"
-    path.write_text(json.dumps(records))
-    done = subprocess.run(
-        [sys.executable, "-m", "boneyard", "replay", str(path), "--json"], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 2
-    assert done.stdout == ""
-    assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
+    assert message in replay_refusal(tmp_path, records)

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boneyard import record
+from tests.helpers import replay_refusal
 
 ALL = [f"{b}-{a}" for a in range(7) for b in range(a, 7)]
 
@@ -217,12 +216,6 @@ def test_bergen_block_after_drawing_down_to_the_reserve(reserve: int, draws: int
     assert result(out, 0) == ("blocked", 1, [0, 2], [4, 4])
 
 
-def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "boneyard", "replay", str(path), "--json"], capture_output=True, text=True, timeout=120
-    )
-
-
 @pytest.mark.parametrize(
     "mutate,where",
     [
@@ -241,11 +234,7 @@ def test_bergen_bad_records_exit_2(tmp_path: Path, mutate: Any, where: str) -> N
         "hands": json.loads(json.dumps([B_H1, B_H2])),
     }
     mutate(rec)
-    path = tmp_path / "bad.boneyard.json"
-    path.write_text(json.dumps(rec))
-    done = run_cli(path)
-    assert done.returncode == 2 and done.stdout == ""
-    assert len(done.stderr.strip().splitlines()) == 1 and where in done.stderr
+    assert where in replay_refusal(tmp_path, rec)
 
 
 def test_bergen_deal_without_a_double_is_refused(tmp_path: Path) -> None:
@@ -256,10 +245,7 @@ def test_bergen_deal_without_a_double_is_refused(tmp_path: Path) -> None:
         "players": AB,
         "hands": [hand(["0-1 0-2 0-3 0-4 0-5 0-6", "1-2 1-3 1-4 1-5 1-6 2-3"], "0-1")],
     }
-    path = tmp_path / "nodouble.boneyard.json"
-    path.write_text(json.dumps(rec))
-    done = run_cli(path)
-    assert done.returncode == 2 and done.stdout == "" and "hand 1" in done.stderr
+    assert "hand 1" in replay_refusal(tmp_path, rec)
 
 
 # ------------------------------------------------------------------ Double Bergen

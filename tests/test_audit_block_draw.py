@@ -8,15 +8,13 @@ so ``rest`` fills the stock with the tiles not dealt (Draw stocks are written ou
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boneyard import record
+from tests.helpers import replay_refusal
 
 Hand = dict[str, Any]
 
@@ -745,14 +743,7 @@ def test_illegal_moves_exit_2_with_one_line(tmp_path: Path, variant: str, moves:
     data = block_domino_record()
     data["variant"] = variant
     data["hands"][0]["moves"] = moves
-    path = tmp_path / "bad.boneyard.json"
-    path.write_text(json.dumps(data))
-    done = subprocess.run(
-        [sys.executable, "-m", "boneyard", "replay", str(path), "--json"], capture_output=True, text=True, check=False
-    )
-    assert (done.returncode, done.stdout) == (2, "")
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and where in lines[0]
+    assert where in replay_refusal(tmp_path, data)
 
 
 @pytest.mark.parametrize(

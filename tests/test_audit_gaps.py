@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from boneyard import record
+from tests.helpers import replay_refusal
 
 Json = dict[str, Any]
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -69,15 +70,7 @@ def check(data: Json, hands: list[Json], finished: bool, winner: int | None) -> 
 
 
 def refused(tmp_path: Path, data: Json, where: str) -> None:
-    path = tmp_path / "bad.boneyard.json"
-    path.write_text(json.dumps(data))
-    proc = subprocess.run(
-        [sys.executable, "-m", "boneyard", "replay", str(path), "--json"], capture_output=True, text=True, timeout=120
-    )
-    assert proc.returncode == 2
-    assert proc.stdout == ""
-    assert len(proc.stderr.strip().splitlines()) == 1
-    assert where in proc.stderr
+    assert where in replay_refusal(tmp_path, data)
 
 
 # ------------------------------------------------------------------ All Fives: lead_rule=rotate, a game to the target

@@ -7,15 +7,13 @@ and the moves separated by spaces (``give_9-8`` stands for the move ``give 9-8``
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boneyard import record
+from tests.helpers import replay_refusal
 
 Hand = tuple[list[str], str, str]
 
@@ -277,15 +275,7 @@ def seats(hand: dict[str, Any]) -> str:
 
 def replay_error(tmp_path: Path, data: dict[str, Any]) -> str:
     """Replay ``data`` with the real command; it must fail with status 2, one stderr line and no stdout."""
-    path = tmp_path / "audit.boneyard.json"
-    path.write_text(json.dumps(data))
-    done = subprocess.run(
-        [sys.executable, "-m", "boneyard", "replay", str(path), "--json"], capture_output=True, text=True, timeout=120
-    )
-    assert (done.returncode, done.stdout) == (2, "")
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1
-    return lines[0]
+    return replay_refusal(tmp_path, data)
 
 
 def test_four_players_toes_nested_double_wild_ends_and_directionals() -> None:
