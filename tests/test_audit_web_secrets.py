@@ -30,6 +30,7 @@ from starlette.testclient import WebSocketTestSession
 
 import boneyard
 from boneyard import record
+from boneyard.chance import MAX_SEED, Chance
 from boneyard.errors import BoneyardError
 from boneyard.moves import Kind
 from boneyard.players.expert.hint import hint_move
@@ -43,7 +44,9 @@ from boneyard.web.store import Store
 
 Message = dict[str, Any]
 TILE = re.compile(r"(?<![\w@-])([0-9]{1,2}|[WSRAD])-([0-9]{1,2}|[WSRAD])(?![\w-])")
-SCRIPTED = Limits(messages_per_second=10_000, message_burst=10_000, hints_per_second=1_000, hint_burst=1_000)
+SCRIPTED = Limits(
+    messages_per_second=10_000, message_burst=10_000, hints_per_second=1_000, hint_burst=1_000, chosen_deals=True
+)
 
 
 def tiles_in(value: Any) -> set[str]:
@@ -370,3 +373,61 @@ def test_a_protocol_error_changes_no_seat(tmp_path: Path) -> None:
             rooms.store.dispose()
 
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------- what the audit found, fixed
+def test_a_table_of_people_takes_no_seed_and_no_record_still_to_play(tmp_path: Path) -> None:
+    # whoever chose the seed or wrote the deal would know every hand and the stock order
+    people = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    alone = [{"kind": "human", "name": "Ann"}, {"kind": "computer", "name": "Bob", "level": "greedy"}]
+    game = boneyard.new_game("block", 2, seed=3, names=["Ann", "Bob"])
+    running = record.to_record(game)
+    rng = random.Random(3)
+    while not game.finished:
+        if game.in_hand:
+            game.apply(rng.choice(game.legal_moves()))
+        else:
+            game.next_hand()
+    finished = record.to_record(game)
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", ai_delay=0), base_url="http://localhost"
+    ) as client:
+        refused = client.post("/api/games", json={"variant": "draw", "seats": people, "seed": 11})
+        assert refused.status_code == 422 and "dealt by the server" in refused.json()["detail"]
+        assert client.post("/api/games", json={"variant": "draw", "seats": people}).status_code == 201
+        assert client.post("/api/games", json={"variant": "draw", "seats": alone, "seed": 11}).status_code == 201
+        refused = client.post("/api/records", json={"record": running, "seats": people})
+        assert refused.status_code == 422 and "one person against computers" in refused.json()["detail"]
+        assert client.post("/api/records", json={"record": running, "seats": alone}).status_code == 201
+        assert client.post("/api/records", json={"record": finished, "seats": people}).status_code == 201
+        assert len(client.get("/api/games").json()) == 4
+
+
+def test_the_servers_seeds_are_63_bit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a 31-bit seed is found from one hand in half an hour of one core, and with it every hand and the stock
+    bounds: list[int] = []
+
+    def below(bound: int) -> int:
+        bounds.append(bound)
+        return bound - 1
+
+    monkeypatch.setattr("boneyard.web.rooms.secrets.randbelow", below)
+    rooms = Rooms(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"), ai_delay=0)
+    room = rooms.create("draw", [Seat("Ann", "human"), Seat("Bob", "human")])
+    assert bounds == [MAX_SEED + 1] and room.seed == MAX_SEED
+    monkeypatch.setattr("boneyard.chance.random.SystemRandom.randrange", lambda self, bound: bounds.append(bound) or 5)
+    assert Chance().seed == 5 and bounds[-1] == MAX_SEED + 1
+
+
+def test_no_undo_once_a_hands_summary_has_shown_every_hand(tmp_path: Path) -> None:
+    rooms = Rooms(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"), ai_delay=0)
+    room = rooms.create("block", [Seat("Ann", "human"), Seat("Bob", "computer", "greedy")], None, 5)
+    game = room.game
+    rng = random.Random(5)
+    undo_seen = False
+    while game.in_hand:
+        seat = game.turn
+        game.apply(rng.choice(game.legal_moves()))
+        undo_seen = undo_seen or (game.in_hand and seat == 0 and room.can_undo(0))
+    assert undo_seen  # during the hand, Ann may take her move back
+    assert not game.in_hand and not room.can_undo(0)

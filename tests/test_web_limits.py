@@ -36,6 +36,9 @@ from tests.web_live import LiveServer, Message, sit
 
 DEEP = "[" * 2000 + "]" * 2000
 
+#: tables of people dealt from a seed, the same games every run
+SEEDED = Limits(chosen_deals=True)
+
 
 def local(app: Any, host: str = "localhost") -> TestClient:
     return TestClient(app, base_url=f"http://{host}")
@@ -52,12 +55,12 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
-    with local(create_app(db, ai_delay=0)) as test_client:
+    with local(create_app(db, ai_delay=0, limits=SEEDED)) as test_client:
         yield test_client
 
 
 def make_client(db: str, **limits: Any) -> TestClient:
-    return local(create_app(db, ai_delay=0, limits=Limits(**limits)))
+    return local(create_app(db, ai_delay=0, limits=Limits(**{"chosen_deals": True, **limits})))
 
 
 def new_game(client: TestClient, **extra: Any) -> str:
@@ -91,7 +94,7 @@ def small_record() -> dict[str, Any]:
 # ---------------------------------------------------------------------------- Host and Origin
 @pytest.mark.parametrize("host", ["localhost", "localhost:8000", "127.0.0.1:9", "[::1]:8000"])
 def test_local_hosts_are_served(db: str, host: str) -> None:
-    with local(create_app(db), host) as client:
+    with local(create_app(db, limits=SEEDED), host) as client:
         assert client.get("/api/variants").status_code == 200
 
 
@@ -285,7 +288,7 @@ def test_a_streamed_body_is_cut_off_at_its_cap(db: str) -> None:
             chunks_sent += 1
             yield b"x" * 1000
 
-    with LiveServer(db, Limits(max_record_body=10_000)) as server:
+    with LiveServer(db, Limits(max_record_body=10_000, chosen_deals=True)) as server:
         try:
             response = httpx.post(f"{server.url}/api/replay", content=chunks(),
                                   headers={"content-type": "application/json"})
@@ -378,7 +381,7 @@ def test_one_connection_plays_one_seat(client: TestClient) -> None:
 
 
 def test_a_hot_seat_table_lets_one_connection_play_every_seat(db: str) -> None:
-    with local(create_app(db, ai_delay=0)) as client:
+    with local(create_app(db, ai_delay=0, limits=SEEDED)) as client:
         assert client.post("/api/games", json={"variant": "draw", "players": 2, "hot_seat": "yes"}).status_code == 400
         game_id = new_game(client, hot_seat=True)
         with connect(client, f"/ws/{game_id}") as ws:
@@ -389,7 +392,8 @@ def test_a_hot_seat_table_lets_one_connection_play_every_seat(db: str) -> None:
                 tokens.append(answer(ws, "claimed")["token"])
             ws.send_json({"type": "resume", "token": tokens[0]})
             assert answer(ws, "claimed")["seat"] == 0
-    with local(create_app(db, ai_delay=0)) as client:  # the room is still for hot-seat play after a restart
+    # the room is still for hot-seat play after a restart
+    with local(create_app(db, ai_delay=0, limits=SEEDED)) as client:
         room = client.app.state.rooms.get(game_id)  # type: ignore[attr-defined]
         assert room is not None and room.hot_seat
 

@@ -26,7 +26,7 @@ class LiveServer:
     """``with LiveServer(db, limits) as server:`` serves the table at ``server.url`` until the block ends."""
 
     def __init__(self, db: str, limits: Limits | None = None, *, ai_delay: float = 0.0) -> None:
-        self.limits = limits or Limits()
+        self.limits = limits or Limits(chosen_deals=True)  # tables dealt from a seed, the same every run
         self.app = create_app(db, ai_delay=ai_delay, limits=self.limits)
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.bind(("127.0.0.1", 0))

@@ -166,7 +166,8 @@ class Chance:
     """The seeded source of every chance outcome of one game."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        # a seed a player could search for (2**31 takes a core half an hour) would give away every hand
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1)
         self.rng = random.Random(self.seed)
         self._set: _TileSet | None = None
 

@@ -78,6 +78,11 @@ def levels() -> list[str]:
     return sorted(LEVELS)
 
 
+#: why a table of several people takes no seed and no record still to play: whoever chose them knows every hand
+DEALT_BY_THE_SERVER = ("a table of several people is dealt by the server: a seed or an uploaded deal would show "
+                       "whoever chose it every hand and the stock; ")
+
+
 def _bad(message: str, status: int = 400) -> HTTPException:
     return HTTPException(status_code=status, detail=message)
 
@@ -280,6 +285,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         hot_seat = body.get("hot_seat", False)
         if not isinstance(hot_seat, bool):
             raise _bad("'hot_seat' must be true or false")
+        if seed is not None and not limits.chosen_deals and sum(seat.kind == "human" for seat in seats) > 1:
+            raise _bad(DEALT_BY_THE_SERVER + "leave out 'seed'", 422)
         room = rooms.create(cls.name, seats, options, seed, hot_seat=hot_seat)
         return room.public()
 
@@ -337,6 +344,9 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             count = len(players) if isinstance(players, list) else 0
             seats = [Seat(str(name), "human" if index == 0 else "computer") for index, name in
                      enumerate(players or [])] if count else []
+        several = sum(seat.kind == "human" for seat in seats) > 1
+        if several and not limits.chosen_deals and not record.replay(data).finished:
+            raise _bad(DEALT_BY_THE_SERVER + "load a record still to play for one person against computers", 422)
         room = rooms.adopt(data, seats)
         return room.public()
 

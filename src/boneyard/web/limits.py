@@ -91,6 +91,10 @@ class Limits:
     hints_per_second: float = 0.5
     hint_burst: int = 5  #: ... and in a row
     allow_origins: tuple[str, ...] = ()  #: public origins or hosts served besides localhost (``--allow-origin``)
+    #: whether a table of several people may be dealt from a seed its creator chose, or go on from an uploaded
+    #: record (whose deal and seed its uploader chose): off, since whoever chose them knows every hand; tests
+    #: that deal the same games every run turn it on
+    chosen_deals: bool = False
     origins: tuple[Origin, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from boneyard import record
-from boneyard.chance import HandChance, game_seed
+from boneyard.chance import MAX_SEED, HandChance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
@@ -367,8 +367,8 @@ class Room:
 
     def can_undo(self, seat: int | None) -> bool:
         game = self.game
-        if seat is None or game.finished or not game.log:
-            return False
+        if seat is None or game.finished or not game.log or not game.in_hand:
+            return False  # (once a hand is over its summary has shown every hand: no way back into it)
         if any(other.kind == "human" for index, other in enumerate(self.seats) if index != seat):
             return False
         return any(event.seat == seat for event in game.hand.events)
@@ -822,7 +822,7 @@ class Rooms:
                seed: int | None = None, *, hot_seat: bool = False) -> Room:
         game_id = secrets.token_hex(6)
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbelow(MAX_SEED + 1)
         room = Room.create(game_id, variant, seats, options, seed, self.store, self.ai_delay, hot_seat=hot_seat)
         room.thinker = self.thinker
         self.rooms[game_id] = room
@@ -836,7 +836,7 @@ class Rooms:
             raise BoneyardError(f"the record has {game.players} players but {len(seats)} seats were given")
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbelow(MAX_SEED + 1)
         game_id = secrets.token_hex(6)
         room = Room(game_id, game, seats, seed, self.store, self.ai_delay, source=data)
         room.thinker = self.thinker
