@@ -417,17 +417,3 @@ def test_the_servers_seeds_are_63_bit(tmp_path: Path, monkeypatch: pytest.Monkey
     assert bounds == [MAX_SEED + 1] and room.seed == MAX_SEED
     monkeypatch.setattr("boneyard.chance.random.SystemRandom.randrange", lambda self, bound: bounds.append(bound) or 5)
     assert Chance().seed == 5 and bounds[-1] == MAX_SEED + 1
-
-
-def test_no_undo_once_a_hands_summary_has_shown_every_hand(tmp_path: Path) -> None:
-    rooms = Rooms(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"), ai_delay=0)
-    room = rooms.create("block", [Seat("Ann", "human"), Seat("Bob", "computer", "greedy")], None, 5)
-    game = room.game
-    rng = random.Random(5)
-    undo_seen = False
-    while game.in_hand:
-        seat = game.turn
-        game.apply(rng.choice(game.legal_moves()))
-        undo_seen = undo_seen or (game.in_hand and seat == 0 and room.can_undo(0))
-    assert undo_seen  # during the hand, Ann may take her move back
-    assert not game.in_hand and not room.can_undo(0)

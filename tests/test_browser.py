@@ -38,6 +38,7 @@ import boneyard  # noqa: E402
 from boneyard import record  # noqa: E402
 from boneyard.rules.base import VARIANTS  # noqa: E402
 from boneyard.web.app import create_app  # noqa: E402
+from boneyard.web.limits import Limits  # noqa: E402
 
 
 class Server:
@@ -51,7 +52,7 @@ class Server:
         self.listener.bind(("127.0.0.1", port))
         self.port = self.listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.app = create_app(db, ai_delay=ai_delay)
+        self.app = create_app(db, ai_delay=ai_delay, limits=Limits(chosen_deals=True))  # the same deals every run
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.listener]}, daemon=True)
         self.thread.start()

@@ -367,8 +367,8 @@ class Room:
 
     def can_undo(self, seat: int | None) -> bool:
         game = self.game
-        if seat is None or game.finished or not game.log or not game.in_hand:
-            return False  # (once a hand is over its summary has shown every hand: no way back into it)
+        if seat is None or game.finished or not game.log:
+            return False
         if any(other.kind == "human" for index, other in enumerate(self.seats) if index != seat):
             return False
         return any(event.seat == seat for event in game.hand.events)
