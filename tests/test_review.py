@@ -467,3 +467,19 @@ def test_saving_a_game_again_keeps_the_annotations_of_its_moves(tmp_path: Path) 
     other = tmp_path / "other.boneyard.json"
     record.save(game, other)  # a new file has none
     assert record.annotations_of(record.load(other)) == [[]]
+
+
+def test_a_seat_with_only_forced_moves_gets_no_accuracy(tmp_path: Path) -> None:
+    # the called lead (the highest double) is seat 0's only move: nothing to judge, so no "accuracy 100%"
+    for seed in range(100):
+        game = Game(make_rules("all-fives", 2), ["Ann", "Bob"], Chance(seed))
+        game.next_hand()
+        if game.turn == 0 and len(game.legal_moves()) == 1:
+            break
+    game.apply(game.legal_moves()[0])
+    path = tmp_path / "forced.boneyard.json"
+    record.save(game, path)
+    done = CliRunner().invoke(app, ["review", str(path), "--samples", "2", "--seat", "0"])
+    assert done.exit_code == 0, done.output
+    assert "0 decisions (1 forced move skipped)" in done.output
+    assert "no decision with a choice to judge, so no accuracy" in done.output and "accuracy 100%" not in done.output

@@ -97,7 +97,10 @@ def review_text(result: Review) -> str:
         decisions = f"{summary.decisions} decision{'' if summary.decisions == 1 else 's'}"
         forced = f"{summary.forced} forced move{'' if summary.forced == 1 else 's'} skipped"
         lines.append(f"  {decisions} ({forced}): {marks}")
-        lines.append(f"  accuracy {summary.accuracy:.0%}; expected points lost {summary.points_lost:.1f}")
+        if summary.decisions:
+            lines.append(f"  accuracy {summary.accuracy:.0%}; expected points lost {summary.points_lost:.1f}")
+        else:  # (the JSON's accuracy is 1.0 by convention: nothing was missed)
+            lines.append("  no decision with a choice to judge, so no accuracy")
         for rank, d in enumerate(summary.costliest, 1):
             lines.append(f"  {rank}. hand {d.hand} move {d.number} ({d.mark}): {d.comment}")
         lines.append("")
