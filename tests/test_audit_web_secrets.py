@@ -417,3 +417,40 @@ def test_the_servers_seeds_are_63_bit(tmp_path: Path, monkeypatch: pytest.Monkey
     assert bounds == [MAX_SEED + 1] and room.seed == MAX_SEED
     monkeypatch.setattr("boneyard.chance.random.SystemRandom.randrange", lambda self, bound: bounds.append(bound) or 5)
     assert Chance().seed == 5 and bounds[-1] == MAX_SEED + 1
+
+
+def test_a_computer_thinks_during_the_pause_so_its_timing_shows_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # before: the pause, then the thought, so a reply at the pause's end showed a single legal move
+    events: list[str] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        events.append(f"sleep {seconds}")
+        await real_sleep(seconds)
+        events.append(f"slept {seconds}")
+
+    async def main() -> int:
+        rooms = Rooms(Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"), ai_delay=0.05)
+        room = rooms.create("draw", [Seat("Bot", "computer", "greedy"), Seat("Ann", "human")], None, 1)
+        game = room.game
+
+        async def think(game_now: Game, seat: int, level: str, seed: int) -> Any:
+            events.append("think")
+            return game_now.legal_moves()[0]
+
+        monkeypatch.setattr(room.thinker, "move", think)
+        monkeypatch.setattr("boneyard.web.rooms.asyncio.sleep", sleep)
+        moves = room.moves
+        assert game.in_hand and game.turn == 0
+        room.kick()
+        for _ in range(200):
+            await real_sleep(0.01)
+            if room.moves > moves:
+                break
+        await room.close()
+        return room.moves - moves
+
+    assert asyncio.run(main()) == 1
+    assert events.index("think") < events.index("slept 0.05"), events

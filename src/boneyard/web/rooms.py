@@ -755,20 +755,29 @@ class Room:
     async def _run_computers(self) -> None:
         while self._computer_due():
             revision = self.revision
-            await asyncio.sleep(self.ai_delay if self.game.in_hand else max(self.ai_delay * 3, 0.01))
-            if self.revision != revision or not self._computer_due():
-                continue
             game = self.game
             move: Move | None = None
             if game.in_hand:  # think outside the lock: people's messages are answered meanwhile
+                # the pause runs while the computer thinks, so a move shows after the pause or the thought,
+                # whichever is longer: a reply that comes at once no longer says the computer had one move
+                pause = asyncio.ensure_future(asyncio.sleep(self.ai_delay))
                 seat = game.turn
                 seed = game_seed(game_seed(self.seed, 1000 + seat), self.moves)
                 try:
                     move = await self.thinker.move(game, seat, self.seats[seat].level, seed)
+                except asyncio.CancelledError:  # the room closes
+                    pause.cancel()
+                    raise
                 except Exception:  # a worker that keeps dying, a player's bug: try again, not in a tight loop
                     log.exception("game %s: the computer in seat %s found no move", self.id, seat)
+                    pause.cancel()
                     await asyncio.sleep(1.0)
                     continue
+                await pause
+            else:
+                await asyncio.sleep(max(self.ai_delay * 3, 0.01))
+            if self.revision != revision or not self._computer_due():
+                continue
             failed = False
             async with self.lock:
                 if self.revision != revision:  # an undo, a deal or a move came first: think again
