@@ -133,10 +133,11 @@ def keep_annotations(old: dict[str, Any], data: dict[str, Any]) -> None:
     except RecordError:
         return
     for old_hand, hand, hand_notes in zip(old.get("hands", []), data["hands"], notes, strict=False):
-        if not hand_notes or _canonical_deal(old_hand.get("deal")) != hand["deal"]:
+        moves = old_hand.get("moves") if hand_notes else None  # (a hand with notes is an object)
+        if not isinstance(moves, list) or _canonical_deal(old_hand.get("deal")) != hand["deal"]:
             continue
         shared = 0
-        for before, now in zip(old_hand.get("moves", []), hand["moves"], strict=False):
+        for before, now in zip(moves, hand["moves"], strict=False):
             if _canonical_move(before) != now:
                 break
             shared += 1
@@ -146,6 +147,8 @@ def keep_annotations(old: dict[str, Any], data: dict[str, Any]) -> None:
 
 
 def _canonical_deal(deal: Any) -> Any:
+    if not isinstance(deal, list):
+        return None
     try:
         return [[str(tile) for tile in parse_tiles(seat, "deal")] for seat in deal]
     except (NotationError, TypeError):
