@@ -39,8 +39,9 @@ from boneyard.tiles import Tile
 from boneyard.view import SeatView
 from boneyard.web.app import create_app
 from boneyard.web.limits import Limits
-from boneyard.web.rooms import Connection, ProtocolError, Room, Rooms, Seat
+from boneyard.web.rooms import ProtocolError, Room, Rooms, Seat
 from boneyard.web.store import Store
+from tests.test_rooms import Client as RoomsClient
 
 Message = dict[str, Any]
 TILE = re.compile(r"(?<![\w@-])([0-9]{1,2}|[WSRAD])-([0-9]{1,2}|[WSRAD])(?![\w-])")
@@ -70,16 +71,8 @@ def hidden_from(game: Game, seat: int | None, gave: set[str]) -> set[str]:
     return hidden
 
 
-class Client(Connection):
-    """A connection that keeps what it is sent."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-        async def send(message: Message) -> None:
-            self.messages.append(message)
-
-        super().__init__(send)
+class Client(RoomsClient):
+    """A connection that keeps what it is sent (tests/test_rooms.py's), and tells its last state."""
 
     def last_state(self) -> Message | None:
         states = [message for message in self.messages if message.get("type") == "state"]

@@ -80,7 +80,7 @@ class Guard:
         declared = headers.get("content-length")
         number = None if declared is None else declared.strip()
         if number is not None and (not is_ascii_number(number, 18) or int(number) > cap):
-            counted = is_ascii_number(number, 18) or (number.isascii() and number.isdigit())
+            counted = number.isascii() and number.isdigit()  # a number, too large to read or to take
             detail = (f"the request body is larger than {cap} bytes, the limit of {path}" if counted
                       else f"Content-Length {number[:40]!r} is not a number of bytes")
             status = 413 if counted else 400
