@@ -427,3 +427,12 @@ def test_simulate_table_still_prints_with_rich() -> None:
     done = run("simulate", "block", "--players", "2", "--ai", "random,random", "--games", "3", "--seed", "4")
     assert done.returncode == 0, done.stderr
     assert "per level" in done.stdout and "games/s" in done.stdout
+
+
+def test_play_takes_a_port_only_for_the_web_table() -> None:
+    result = runner.invoke(app, ["play", "block", "--port", "9000"])
+    assert result.exit_code == 2
+    assert "--port is for the web table's server: add --web" in result.output
+    assert "Traceback" not in result.output
+    bad = runner.invoke(app, ["play", "block", "--web", "--port", "70000"])
+    assert bad.exit_code == 2 and "--port" in bad.output

@@ -403,3 +403,29 @@ def test_a_socket_closed_while_joining_is_not_kept(db_url: str) -> None:
     assert kept == 1  # only the watcher: the closed socket is not kept
     assert connections == 2  # the watcher and the mover
     assert version == 1  # the room goes on and the others are told of the move
+
+
+def test_a_second_next_hand_for_a_hand_already_dealt_changes_nothing_quietly(db_url: str) -> None:
+    """Two players press "Next hand" together: the second press, naming the hand it saw end, is no error."""
+    async def main() -> None:
+        async with open_rooms(db_url) as rooms:
+            room = rooms.create("block", humans(), seed=12)
+            ann, bob = await seated(room, 0), await seated(room, 1)
+            clients = {0: ann, 1: bob}
+            while room.game.in_hand:
+                await room.handle(clients[room.game.turn], {"type": "move", "move": str(room.game.legal_moves()[0])})
+            over = len(room.game.log)
+            with pytest.raises(ProtocolError) as malformed:
+                await room.handle(bob, {"type": "next_hand", "hand": "1"})
+            assert malformed.value.code == "malformed" and not room.game.in_hand
+            await room.handle(ann, {"type": "next_hand", "hand": over})
+            dealt = record.to_record(room.game, seed=room.seed)
+            sent = len(bob.messages)
+            await room.handle(bob, {"type": "next_hand", "hand": over})  # too late: Ann dealt it
+            assert record.to_record(room.game, seed=room.seed) == dealt and len(room.game.log) == over + 1
+            assert len(bob.messages) == sent  # nothing broadcast, no error
+            with pytest.raises(ProtocolError) as plain:  # without the hand's number it is still refused
+                await room.handle(bob, {"type": "next_hand"})
+            assert plain.value.code == "hand_in_progress"
+
+    asyncio.run(main())

@@ -485,3 +485,32 @@ def test_a_serving_app_lets_the_store_writer_take_the_gil_back_within_a_millisec
             assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL) and SWITCH_INTERVAL <= 0.001
     finally:
         sys.setswitchinterval(before)
+
+
+def test_play_in_the_browser_keeps_serves_port_and_says_so_when_it_is_busy(db: str,
+                                                                           monkeypatch: pytest.MonkeyPatch,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """The browser keeps a seat's token per origin: a table on a new port every run lost the player's seat."""
+    import socket
+
+    import uvicorn
+
+    from boneyard.web.server import play_in_browser
+
+    ports: list[int] = []
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda server, sockets=None: ports.append(sockets[0].getsockname()[1]))
+    with socket.socket() as probe:  # a port nobody holds now
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    play_in_browser("block", 2, [], "random", db_url=db, open_browser=False, port=free)
+    assert ports == [free]
+    assert "busy" not in capsys.readouterr().out
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        busy = holder.getsockname()[1]
+        play_in_browser("block", 2, [], "random", db_url=db, open_browser=False, port=busy)
+    out = capsys.readouterr().out
+    assert ports[1] != busy
+    assert f"Port {busy} is busy" in out and f"uses port {ports[1]}" in out and f"127.0.0.1:{ports[1]}/game/" in out

@@ -91,14 +91,18 @@ def play(
     web: Annotated[bool, typer.Option("--web", help="play in the browser instead")] = False,
     name: Annotated[str | None, typer.Option(help="your name (You at the terminal, Player 1 in the browser, if "
                                                   "omitted)")] = None,
+    port: Annotated[int | None, typer.Option(min=1, max=65535, help="with --web: the port of the local server "
+                                             "(default 8000, as boneyard serve; a free one if it is busy)")] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from boneyard.terminal import SaveError
 
     try:
         if web:
-            _play_web(variant, players, seed, option, ai, name, resume, save)
+            _play_web(variant, players, seed, option, ai, name, resume, save, port)
             return
+        if port is not None:
+            raise OptionError("--port is for the web table's server: add --web")
         session = _resume_session(resume, save, force, variant, players, seed, option, ai, name) \
             if resume is not None else _new_session(variant, 2 if players is None else players, seed, option or [],
                                                     save, force, ai or "greedy", name or "You")
@@ -187,7 +191,7 @@ def refuse_with_resume(resume: Path, variant: str | None, players: int | None, s
 
 
 def _play_web(variant: str | None, players: int | None, seed: int | None, option: list[str] | None,
-              ai: str | None, name: str | None, resume: Path | None, save: Path | None) -> None:
+              ai: str | None, name: str | None, resume: Path | None, save: Path | None, port: int | None) -> None:
     if save is not None:
         raise OptionError("--save is for the terminal: the web table keeps its games in its own database (named "
                           "when it starts), and offers each game's record for download at its end")
@@ -200,8 +204,10 @@ def _play_web(variant: str | None, players: int | None, seed: int | None, option
         from boneyard.web.server import play_in_browser  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         fail("the web table needs the web extra: pip install 'boneyard[web]'")
+    from boneyard.web.limits import DEFAULT_PORT
+
     play_in_browser(variant, 2 if players is None else players, option or [], ai or "greedy", seed=seed, name=name,
-                    resume=resume)
+                    resume=resume, port=DEFAULT_PORT if port is None else port)
 
 
 @app.command()

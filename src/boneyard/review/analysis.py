@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from boneyard import __version__, record
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, RecordError
 from boneyard.moves import Kind, Move
 from boneyard.players import heuristic
 from boneyard.players.expert.determinize import determinize, replay_public, rules_of, start_scores
@@ -265,6 +265,12 @@ class Estimate:
         if by_game != by_points and self.paired(by_game, by_points)[1] > 0:
             return by_game
         return by_points
+
+    def ties(self, one: int, other: int) -> bool:
+        """Whether two moves are worth the same on these deals: the same mean points, and the same game result
+        where the game may end (e.g. one tile on either of two equal ends)."""
+        same = round(self.value(one), 9) == round(self.value(other), 9)
+        return same and (not self.game_may_end or round(self.game_result(one), 9) == round(self.game_result(other), 9))
 
     def paired(self, better: int, worse: int, *, points: bool = False) -> tuple[float, float, float]:
         """Mean and 95% interval of ``better - worse`` deal by deal (points, or the criterion)."""
@@ -549,7 +555,7 @@ def review(data: dict[str, Any], seats: Sequence[int] | None = None, settings: S
             open_missing += decision.open_hands is None
         decisions.append(decision)
     if not final_names:
-        raise BoneyardError("the record has no moves to review")
+        raise RecordError("the record has no moves to review")
     for decision in decisions:
         summary = summaries[decision.seat]
         summary.decisions += 1
@@ -578,6 +584,8 @@ def judge(view: SeatView, hand: int, number: int, played: Move, settings: Settin
     est = estimate(view, rng, seconds=settings.seconds, samples=settings.samples)
     best = est.best()
     mine = est.moves.index(played)
+    if est.ties(mine, best):  # the move played is as good as the best on these deals: it is a best move
+        best = mine
     ending = est.game_may_end
     loss, low, high = est.paired(best, mine, points=True)
     mark = "best"

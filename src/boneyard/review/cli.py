@@ -12,10 +12,13 @@ from boneyard.errors import BoneyardError, RecordError
 
 
 def default_seat(data: dict[str, Any]) -> int:
-    """The seat a record's own human played (``meta.human_seat``), else seat 0."""
+    """The seat a record's own human played (``meta.human_seat``, where the game has that seat), else seat 0."""
     meta = data.get("meta")
     seat = meta.get("human_seat", 0) if isinstance(meta, dict) else 0
-    return seat if isinstance(seat, int) and not isinstance(seat, bool) else 0
+    players = data.get("players")
+    seats = len(players) if isinstance(players, list) else 0
+    # meta is information only: a seat the game does not have is no human's seat
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats else 0
 
 
 MAX_SAMPLES = 100_000  #: the most deals a decision may be asked for (a few minutes a decision at most)

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from boneyard.errors import BoneyardError
+from boneyard.web.limits import DEFAULT_PORT
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +21,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
         host: Annotated[str, typer.Option(help="address to listen on (127.0.0.1: this machine only)")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
+        port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = DEFAULT_PORT,
         db: Annotated[str | None, typer.Option(help="SQLAlchemy URL of the game store "
                                                     "(default: a SQLite file in the user data directory)")] = None,
         allow_origin: Annotated[list[str] | None, typer.Option(

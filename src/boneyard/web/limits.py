@@ -26,6 +26,10 @@ from urllib.parse import urlsplit
 from boneyard.errors import BoneyardError
 from boneyard.jsontext import MAX_DEPTH
 
+DEFAULT_PORT: Final = 8000
+"""The port of ``boneyard serve`` and ``boneyard play --web``: one origin, so the browser keeps its seats' tokens
+(stored per origin) from one server to the next."""
+
 if TYPE_CHECKING:
     import uvicorn
 

@@ -37,6 +37,8 @@ LETTER_EFFECTS = {
     A: "{who} {go} again",
     D: "the next player draws",
 }
+#: PIP's D on an empty stock: its player gives the next one a tile instead (PIP-16)
+D_GIVES = "{who} {give} a tile to the next player"
 
 
 def plural(count: int, word: str) -> str:
@@ -87,9 +89,9 @@ def _items(scoring: list[ScoreItem]) -> str:
 
 
 def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str, count: int | None,
-               ended: bool) -> str:
+               ended: bool, gives: bool) -> str:
     """``ended``: the placement ended the hand, so what a PIP tile would do next (a directional tile's turn, a double's
-    toes) is not said."""
+    toes) is not said; ``gives``: its player gives a tile next (PIP's D on an empty stock)."""
     move = event.move
     placed = layout.tiles[number - 1]
     if move.kind == Kind.LEAD:
@@ -106,19 +108,21 @@ def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str
     notes = [", ".join(scored)] if scored else []
     letter = placed.tile.letter
     if not ended and letter is not None and letter in LETTER_EFFECTS:
-        notes.append(LETTER_EFFECTS[letter].format(who=who, go="go" if who == "You" else "goes"))
+        effect = D_GIVES if letter == D and gives else LETTER_EFFECTS[letter]
+        you = who == "You"
+        notes.append(effect.format(who=who, go="go" if you else "goes", give="give" if you else "gives"))
     elif not ended and placed.role == Role.TOES:
         notes.append(f"a double: the next {TOE_PLAYS} plays go on its toes")
     return text + (": " + "; ".join(notes) if notes else "")
 
 
 def _event_text(event: PublicEvent | Event, who: str, layout: Layout, placed: int, count: int | None,
-                ended: bool) -> str:
+                ended: bool, gives: bool = False) -> str:
     """One move in words; ``placed`` is the number of the tile it put down, if it did; ``ended``: the move ended the
-    hand."""
+    hand; ``gives``: its player gives a tile next."""
     move = event.move
     if move.is_placement:
-        return _placement(event, layout, placed, who, count, ended)
+        return _placement(event, layout, placed, who, count, ended, gives)
     if move.kind == Kind.DRAW:
         return f"{who} drew a tile"
     if move.kind == Kind.PASS:
@@ -131,7 +135,8 @@ def latest_text(game: Game, event: Event) -> str:
     """The move just made in ``game`` (``event``), in words, as the replay viewer shows it."""
     events = game.hand.events
     ended = game.hand.result is not None and bool(events) and events[-1] is event
-    return _event_text(event, game.names[event.seat], game.layout, len(game.layout), open_count(game), ended)
+    return _event_text(event, game.names[event.seat], game.layout, len(game.layout), open_count(game), ended,
+                       game.give_pending)
 
 
 def event_json(event: PublicEvent | Event, names: list[str]) -> dict[str, Any]:
@@ -188,7 +193,10 @@ def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[T
             placed += move.is_placement
             count = counts[placed - first - 1] if move.is_placement else None
             ended = position == len(events) - 1 and game.hand.result is not None
-            text = _event_text(event, _who(names, event.seat, seat), layout, placed, count, ended)
+            following = history[position - known + 1] if position + 1 < len(events) else None
+            gives = (game.give_pending if following is None  # the move just made: the game says what is due
+                     else following.move.kind == Kind.GIVE and following.seat == event.seat)
+            text = _event_text(event, _who(names, event.seat, seat), layout, placed, count, ended, gives)
         entry = event_json(event, names)
         told.append(Told(events[position], entry, json_text(entry), text, placed))
 

@@ -20,7 +20,7 @@ type           fields                                       answer
 ``move``       ``move``: notation (``4-2@1``, ``draw``…)    ``state`` to everyone
 ``hint``       —  (one pending per connection)              ``hint`` {move, reason}
 ``undo``       —  (one human against computers only)        ``state`` to everyone
-``next_hand``  —  (after a hand is over)                    ``state`` to everyone
+``next_hand``  ``hand`` (optional): the hand seen to end     ``state`` to everyone (nothing if dealt already)
 ``ping``       —                                            ``pong``
 =============  ===========================================  ===================================
 
@@ -702,9 +702,14 @@ class Room:
     async def _next_hand(self, connection: Connection, message: dict[str, Any]) -> bool:
         self._seated(connection)
         game = self.game
+        over = message.get("hand")  # the number of the hand the sender saw end (its state's hand_number)
+        if over is not None and (isinstance(over, bool) or not isinstance(over, int)):
+            raise ProtocolError("malformed", "'hand' must be the number of the hand that is over")
         if game.finished:
             raise ProtocolError("game_over", "the game is over")
         if game.in_hand:
+            if over is not None and over < len(game.log):  # another player dealt it first: nothing to do
+                return False
             raise ProtocolError("hand_in_progress", "the hand is still being played")
         await self._deal()
         return True

@@ -1,9 +1,11 @@
 """``boneyard play VARIANT --web``: start a local server, create the game, open the browser.
 
-The server listens on 127.0.0.1 on a free port and stores the game in the default SQLite file,
-so it shows up in the lobby of a later ``boneyard serve`` too.  It runs with the limits of
-``boneyard serve`` (:func:`boneyard.web.limits.server_config`); the game is made for hot-seat play,
-since the one browser on this machine may take any of its human seats.
+The server listens on 127.0.0.1 at ``boneyard serve``'s port (8000) and stores the game in the default SQLite
+file, so it shows up in the lobby of a later ``boneyard serve`` or ``boneyard play --web`` too, and the browser,
+which keeps a seat's token per origin (scheme, host and port), is still sitting at it there.  Where that port is
+busy, a free port is used, and the player is told that a later server will not know them at this table.  It runs
+with the limits of ``boneyard serve`` (:func:`boneyard.web.limits.server_config`); the game is made for hot-seat
+play, since the one browser on this machine may take any of its human seats.
 """
 
 from __future__ import annotations
@@ -19,11 +21,28 @@ from boneyard.options import non_defaults, parse_assignments
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import find_variant
 from boneyard.terminal import resume_levels
+from boneyard.web.limits import DEFAULT_PORT
+
+
+def listen_locally(port: int) -> tuple[socket.socket, str]:
+    """A socket listening on 127.0.0.1 at ``port``, else at a free port; and what to tell the player about it
+    ("" when ``port`` was free)."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(("127.0.0.1", port))
+        return listener, ""
+    except OSError as error:
+        listener.bind(("127.0.0.1", 0))
+        return listener, (f"Port {port} is busy ({error.strerror or error}), so this table uses port "
+                          f"{listener.getsockname()[1]}: the browser knows your seat at this address only, and a "
+                          f"later server on another port shows this game to watch, not to play on "
+                          f"(stop what holds port {port} to keep one address).")
 
 
 def play_in_browser(variant: str | None, players: int, option_assignments: list[str], ai: str,
                     *, db_url: str | None = None, open_browser: bool = True, seed: int | None = None,
-                    name: str | None = None, resume: Path | None = None) -> None:
+                    name: str | None = None, resume: Path | None = None, port: int = DEFAULT_PORT) -> None:
     """Serve the web table until Ctrl+C, with a new game of ``variant`` open in the browser
     (the lobby when ``variant`` is None): seat 0 is you (``name``), the others are ``ai`` levels, the deals from
     ``seed``.  ``resume``: the game of that record file instead, at the seat and levels it stored."""
@@ -62,14 +81,14 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
             seats.append(Seat(default_name("computer", index), "computer", level))
         room = app.state.rooms.create(cls.name, seats, options, seed, hot_seat=True)
         path = f"/game/{room.id}"
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
+    listener, moved = listen_locally(port)
     port = listener.getsockname()[1]
     server = uvicorn.Server(server_config(app, limits))
     address = f"http://127.0.0.1:{port}{path}"
     stored = sqlite_path(url)
     print(f"Games are stored in {stored if stored is not None else url}")
+    if moved:
+        print(moved)
     print(f"The table is at {address} (Ctrl+C stops the server).")
 
     def open_when_ready() -> None:

@@ -141,12 +141,15 @@ class _Tracker:
             self.known[seat].remove(tile)
             return
         groups = self.groups[seat]
-        eligible = [group for group in groups if tile not in group.excluded] or list(groups)
+        # a drawn or received group whose tiles have all been played holds nothing more: it cannot be the source
+        holding = [group for group in groups if group.base or group.count > 0] or list(groups)
+        eligible = [group for group in holding if tile not in group.excluded] or holding
         if len(eligible) > 1:
             merged = self._merge(eligible)
-            self.groups[seat] = [group for group in groups if group not in eligible] + [merged]
+            groups = [group for group in groups if group not in eligible] + [merged]
             eligible = [merged]
         eligible[0].count -= 1
+        self.groups[seat] = [group for group in groups if group.base or group.count > 0]
 
     def _lose_unknown(self, seat: int) -> None:
         """A seat gave a tile this seat did not see: it may have come from anything it held."""

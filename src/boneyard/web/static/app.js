@@ -263,6 +263,9 @@ const table = {
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
 
+const NO_GAME = 4404;  // WebSocket close codes of the server (web/app.py)
+const TRY_AGAIN_LATER = 1013;
+
 function closeSocket() {
   clearTimeout(table.retry);
   if (table.socket) {
@@ -310,8 +313,16 @@ function openGame(id) {
     } else if (message.type === "hint") {
       $("#hint").disabled = false;
       table.hint = message;
-      if (message.tile) selectTile(message.tile, message.move);
-      $("#status").textContent = `Hint: ${message.tile ? `play ${shown(message.tile)} (lit on the table)` : shown(message.move)} — ${message.reason}`;
+      const giving = message.move.startsWith("give ");  // PIP's D on an empty stock: a tile to give, not to place
+      if (giving && message.tile) {
+        table.selected = message.tile;
+        table.choosing = null;
+        markSelection();
+        $(`#hand [data-tile="${message.tile}"]`)?.focus({ preventScroll: true });
+      } else if (message.tile) selectTile(message.tile, message.move);
+      const advice = giving && message.tile ? `give ${shown(message.tile)} to the next player`
+        : message.tile ? `play ${shown(message.tile)} (lit on the table)` : shown(message.move);
+      $("#status").textContent = `Hint: ${advice} — ${message.reason}`;
     } else if (message.type === "error") {
       table.moved = null;  // the move was refused: the player may send another from the same position
       $("#hint").disabled = false;
@@ -323,9 +334,16 @@ function openGame(id) {
       announce(message.message);
     }
   };
-  socket.onclose = () => {
-    $("#status").textContent = "Connection lost — reconnecting…";
-    table.retry = setTimeout(() => { if (table.id === id) openGame(id); }, 1000);
+  socket.onclose = (event) => {
+    if (event.code === NO_GAME) {  // the server said why (its error message is on the status line): no retry
+      $("#status").textContent = `There is no game “${id}” here (the lobby lists the games there are).`;
+      table.socket = null;
+      return;
+    }
+    const busy = event.code === TRY_AGAIN_LATER;  // over the server's limits: its reason stays, the retry waits
+    if (!busy) $("#status").textContent = "Connection lost — reconnecting…";
+    else $("#status").textContent += " — trying again in 10 seconds.";
+    table.retry = setTimeout(() => { if (table.id === id) openGame(id); }, busy ? 10000 : 1000);
   };
 }
 
@@ -538,7 +556,12 @@ function selectTile(tile, move = null, focusHand = true) {
 
 function describeActive() {
   const spots = myHotspots(table.selected);
-  if (!spots.length) { announce(`${table.selected} does not fit anywhere now`); return; }
+  if (!spots.length) {  // said on the status line too: a raised tile with nothing lit would say nothing
+    const why = `${table.selected} does not fit anywhere now`;
+    announce(why);
+    $("#status").textContent = `${why}.`;
+    return;
+  }
   const spot = spots[table.active];
   announce(`${table.selected}: ${spot.target ? `the ${spot.value} end of tile ${spot.target}` : "lead"} (${table.active + 1} of ${spots.length}); Enter plays`);
 }
@@ -558,11 +581,18 @@ function handKey(event, tile) {
     if (table.state.gives.includes(tile)) { sendMove(`give ${tile}`); return; }
     if (table.selected !== tile) { selectTile(tile); return; }
     if (spots.length) playSpot(spots[table.active] || spots[0]);
-  } else if (event.key === "Escape") {
-    table.selected = null;
-    renderTable();
-    markSelection();
-  }
+  }  // Escape: the document's handler (start), wherever the focus is
+}
+
+/** Esc puts the selected tile back and closes the "which way round?" chooser, wherever the focus is. */
+function putBack(event) {
+  if (event.key !== "Escape" || $("#table-view").hidden || !table.state) return;
+  if (table.selected === null && table.choosing === null) return;
+  table.selected = null;
+  table.choosing = null;
+  renderTable();
+  markSelection();
+  renderInfo();  // the status line says again whose turn it is
 }
 
 function playSpot(spot) {
@@ -602,7 +632,8 @@ function renderSummary() {
         h("a", { class: "button", href: `/api/games/${state.game}/record`, download: "", text: "Download the record" }),
         h("a", { class: "button", href: "/", text: "Back to the lobby" })]
       : you !== null
-        ? [h("button", { id: "next-hand", onclick: () => send({ type: "next_hand" }), text: "Next hand" }),
+        ? [h("button", { id: "next-hand", onclick: () => send({ type: "next_hand", hand: state.hand_number }),
+          text: "Next hand" }),
           state.can_undo ? h("button", { id: "summary-undo", onclick: () => send({ type: "undo" }),
             text: "Undo the last move" }) : null]
         : h("p", { text: "Waiting for a player to deal the next hand." }));
@@ -704,7 +735,9 @@ async function start() {
   });
   $("#replay-hand").addEventListener("change", (event) => { replay.hand = Number(event.target.value); replay.step = 0; renderReplay(); });
   document.addEventListener("keydown", (event) => {
-    if ($("#replay-view").hidden || !replay.data || event.target.closest("input, select, button")) return;
+    putBack(event);
+    // a step button keeps the focus once clicked: the arrows still step (a select or a field keeps them)
+    if ($("#replay-view").hidden || !replay.data || event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowRight") replayMove(1);
     if (event.key === "ArrowLeft") replayMove(-1);
   });

@@ -198,9 +198,12 @@ function panel(detail) {
   const hand = detail.data.hands[detail.hand];
   const decision = hand ? decisionAt(hand.number, detail.step) : null;
   const summary = result.summaries[0];
-  const head = node("p", { text: `${summary.name}: accuracy ${Math.round(summary.accuracy * 100)}%, `
-    + `${summary.points_lost.toFixed(1)} expected points lost; ${MARKS.map((m) => marked(summary.marks[m], m)).join(", ")}`
-    + ` (${summary.forced} forced move${summary.forced === 1 ? "" : "s"} skipped)` });
+  const forced = `${summary.forced} forced move${summary.forced === 1 ? "" : "s"} skipped`;
+  const head = node("p", { text: summary.decisions
+    ? `${summary.name}: accuracy ${Math.round(summary.accuracy * 100)}%, `
+      + `${summary.points_lost.toFixed(1)} expected points lost; ${MARKS.map((m) => marked(summary.marks[m], m)).join(", ")}`
+      + ` (${forced})`
+    : `${summary.name}: no decision with a choice to judge, so no accuracy (${forced})` });
   const costly = node("ol", {}, summary.costliest.map((d) => node("li",
     { text: `hand ${d.hand}, move ${d.move_number} (${d.mark}): ${d.comment}` })));
   box.replaceChildren(head, plot(result, decision), ...(decision ? describe(decision) : []), costly);
