@@ -377,8 +377,6 @@ def test_a_full_disk_during_the_game_is_said_once_and_play_goes_on(tmp_path: Pat
     assert record.replay(record.load(path)).in_hand  # the last save that fitted, a whole record
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 3: a game that ends while its record cannot be saved ends without a "
-                                       "word about it and without a chance to save it elsewhere")
 def test_a_game_over_that_could_not_be_saved_says_so(tmp_path: Path) -> None:
     folder = tmp_path / "drive"
     folder.mkdir()
@@ -404,8 +402,6 @@ def test_a_game_over_that_could_not_be_saved_says_so(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- s FILE
-@pytest.mark.xfail(strict=True, reason="BUG 4: `s FILE` naming the file the game is already saved to is refused as "
-                                       "'holds an unfinished game ... choose another file'")
 def test_s_naming_the_file_the_game_is_saved_to_saves_it(tmp_path: Path) -> None:
     path = tmp_path / "mine.boneyard.json"
     game = boneyard.new_game("all-fives", 2, seed=3, names=names(2))
@@ -416,8 +412,6 @@ def test_s_naming_the_file_the_game_is_saved_to_saves_it(tmp_path: Path) -> None
     assert "Not saved" not in text and f"Saved to {path}" in text
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 5: a failed `s FILE` says saving is retried after each move, then "
-                                       "reports the old file 'Saved ... again' though it never stopped being saved")
 def test_a_failed_s_file_says_the_game_is_still_saved_where_it_was(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     old, new = tmp_path / "old.boneyard.json", tmp_path / "new.boneyard.json"
@@ -440,8 +434,6 @@ def test_a_failed_s_file_says_the_game_is_still_saved_where_it_was(tmp_path: Pat
 
 
 # ---------------------------------------------------------------- text that Rich would read as markup
-@pytest.mark.xfail(strict=True, reason="BUG 1: typing `[/]` (any text Rich reads as a closing markup tag) at the "
-                                       "prompt crashes the game with a MarkupError traceback")
 def test_typing_square_brackets_at_the_prompt_is_just_not_a_move() -> None:
     game = boneyard.new_game("block", 2, seed=2, names=names(2))
     while game.turn != 0:
@@ -452,8 +444,6 @@ def test_typing_square_brackets_at_the_prompt_is_just_not_a_move() -> None:
     assert "'[/]' is not a move" in text and "'[red]x' is not a move" in text
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 2: a save file whose name holds [word] is named without it in "
-                                       "'Saved to … resume with: …' (the file to resume does not exist)")
 def test_a_save_file_with_brackets_in_its_name_is_named_as_it_is(tmp_path: Path) -> None:
     path = tmp_path / "notes [draft].boneyard.json"
     done = cli("play", "block", "--seed", "2", "--save", str(path), stdin="1\nq\n", columns=400)
@@ -462,8 +452,6 @@ def test_a_save_file_with_brackets_in_its_name_is_named_as_it_is(tmp_path: Path)
     assert f"resume with: boneyard play --resume {path}" in " ".join(done.stdout.split())
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 2: a player name with [/] (from --name or a resumed record) crashes "
-                                       "the game at its first move with a MarkupError")
 def test_a_player_name_with_square_brackets_is_shown_as_typed(tmp_path: Path) -> None:
     game = boneyard.new_game("block", 2, seed=2, names=["[/]Ann [home]", "Computer 1"])
     session, console = session_for(game, ["1", "1", "q"], None)
@@ -482,8 +470,6 @@ def _said(text: str, who: str) -> list[tuple[list[int], int]]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 6: Bergen's approach cap and Flower & Scorpion's score floor change a "
-                                       "play's points without being named: 'double header +2 = +1'")
 @pytest.mark.parametrize("variant", ["bergen", "flower-scorpion"])
 def test_the_named_scoring_items_add_up_to_the_points_scored(variant: str) -> None:
     if variant == "bergen":  # You lead a lone double (a double header, 2) needing 2 points to reach 15 (BRG-8)
@@ -585,7 +571,6 @@ def test_the_end_of_hand_explanations_follow_the_rules() -> None:
 
 
 # ---------------------------------------------------------------- words
-@pytest.mark.xfail(strict=True, reason="BUG 7: PIP's effects say 'You plays again', 'You loses a turn', 'You gives'")
 def test_pip_effects_on_you_are_said_in_good_english() -> None:
     game = first_position("pip", 3, lambda g: len(g.hands[0]) > 1 and any(
         m.tile is not None and str(m.tile).startswith("A") and m.is_placement for m in g.legal_moves()))
@@ -618,8 +603,6 @@ def test_a_long_layout_in_a_40_column_window_goes_on_under_its_tiles_and_shows_e
 
 
 # ---------------------------------------------------------------- the default save file
-@pytest.mark.xfail(strict=True, reason="BUG 8: two games started in the same second get the same default save file, "
-                                       "and the second overwrites the first")
 def test_a_new_game_never_overwrites_the_default_file_of_another(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from boneyard import cli as command
@@ -642,3 +625,23 @@ def test_a_new_game_never_overwrites_the_default_file_of_another(tmp_path: Path,
     second = command._new_session("block", 2, 2, [], None, False, "greedy", "You")
     assert second.save_path != first.save_path
     assert first.save_path.read_bytes() == kept and json.loads(kept)["seed"] == 1
+
+
+def test_a_two_player_reverse_that_skips_says_who_loses_the_turn() -> None:
+    """PIP with two players and ``two_player_reverse_skips``: R gives its player another turn (PIP-16)."""
+    def reverse(g: Game) -> bool:
+        return len(g.hands[0]) > 1 and any(m.is_placement and m.tile is not None and m.tile.letter is not None
+                                           and str(m.tile).startswith("R") for m in g.legal_moves())
+
+    game = first_position("pip", 2, reverse, two_player_reverse_skips=True)
+    number = next(i for i, m in enumerate(game.legal_moves(), 1)
+                  if m.is_placement and m.tile is not None and str(m.tile).startswith("R"))
+    session, console = session_for(game, [str(number)], None)
+    assert session.human_turn()
+    assert game.turn == 0  # the rule: the same player goes again
+    assert "Reverse: Computer 1 loses a turn, so You play again" in console.export_text()
+
+
+def test_pip_says_round_at_the_end_of_a_round_as_its_table_counts_them() -> None:
+    assert "Round 1 over (" in (pip := played_out("pip", 2, 3)[1]) and "Hand 1 over" not in pip
+    assert "Hand 1 over (" in played_out("block", 2, 3)[1]

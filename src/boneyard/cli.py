@@ -59,7 +59,12 @@ def default_save_path(variant: str) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     folder = Path(user_data_dir("boneyard")) / "games"
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{stamp}-{variant}.boneyard.json"
+    path = folder / f"{stamp}-{variant}.boneyard.json"
+    number = 1
+    while path.exists():  # another game began in the same second: never write over it
+        number += 1
+        path = folder / f"{stamp}-{variant}-{number}.boneyard.json"
+    return path
 
 
 def computer_levels(ai: str, seats: int, players: int) -> list[str]:

@@ -181,6 +181,11 @@ class TerminalSession:
         #: a set with directional tiles (PIP's R) can reverse the direction of play
         self.reversible = any(tile.letter is not None for tile in game.rules.tile_set())
 
+    def say(self, *objects: Any, **style: Any) -> None:
+        """Print with Rich markup off: names, file names and what the player typed are shown as they are
+        (``[draft]`` is no style tag, ``[/]`` no error)."""
+        self.console.print(*objects, **{**style, "markup": False})
+
     # ------------------------------------------------------------ drawing
     def partners(self) -> tuple[int, ...]:
         return tuple(seat for seat in self.game.rules.score_seats(self.human) if seat != self.human)
@@ -241,12 +246,15 @@ class TerminalSession:
         move = event.move
         text = f"{name}: {describe_move(move, game.layout) if move.kind != Kind.PLAY else move}"
         if event.scoring:
-            parts = ", ".join(f"{item.name.replace('-', ' ')} {item.points:+d}" for item in event.scoring)
-            text += f"  —  {parts} = {event.points:+d}"
-        self.console.print(text, style="yellow" if event.scoring else "", highlight=False)
+            parts = [f"{item.name.replace('-', ' ')} {item.points:+d}" for item in event.scoring]
+            limited = event.points - sum(item.points for item in event.scoring)
+            if limited:  # the items are worth more (or less) than the score may move: say what held it
+                parts.append(f"{game.rules.points_limit or 'limit'} {limited:+d}")
+            text += f"  —  {', '.join(parts)} = {event.points:+d}"
+        self.say(text, style="yellow" if event.scoring else "", highlight=False)
         effect = self.directional_effect(event)
         if effect:
-            self.console.print(f"  {effect}", style="bold magenta")
+            self.say(f"  {effect}", style="bold magenta")
 
     def directional_effect(self, event: Event) -> str | None:
         """PIP's S, R, A and D tiles, said as they take effect."""
@@ -257,15 +265,20 @@ class TerminalSession:
         names = game.names
         letter = str(tile).split("-")[0]
         following = names[game.next_seat(event.seat)] if game.players > 1 else ""
+        def who(seat: int, word: str) -> str:
+            return verb(game, (seat,), word)
+
         if letter == "S":
-            return f"Skip: {names[(event.seat + game.direction) % game.players]} loses a turn"
+            return f"Skip: {who((event.seat + game.direction) % game.players, 'lose')} a turn"
         if letter == "R":
+            if game.turn == event.seat:  # two players, two_player_reverse_skips: the other loses a turn
+                return f"Reverse: {who(game.next_seat(event.seat), 'lose')} a turn, so {who(event.seat, 'play')} again"
             way = "clockwise" if game.direction > 0 else "counter-clockwise"
             return f"Reverse: play now goes {way}"
         if letter == "A":
-            return f"Again: {names[event.seat]} plays again"
+            return f"Again: {who(event.seat, 'play')} again"
         if game.give_pending:
-            return f"Draw: the stock is empty, so {names[event.seat]} gives {following} a tile"
+            return f"Draw: the stock is empty, so {who(event.seat, 'give')} {following} a tile"
         return f"Draw: {following} must draw a tile"
 
     def say_hand_end(self) -> None:
@@ -276,26 +289,27 @@ class TerminalSession:
             return
         names = game.names
         for line in layout_lines(game.layout, self.console.width):
-            self.console.print(line)
+            self.say(line)
         if result.winner is not None:
             side = next(s for s in sides(game) if result.winner in s)
             who = verb(game, side, "win") + " the hand"
         else:
             who = "nobody wins the hand"
+        hand = "Round" if game.rules.hands_in_game else "Hand"  # as the table counts them (PIP's rounds)
         if result.end == "unfinished":  # a target reached during the hand ends the game there
-            self.console.print(Text(f"Hand {len(game.log)} stopped: the game was won during it", style="bold"))
+            self.say(Text(f"{hand} {len(game.log)} stopped: the game was won during it", style="bold"))
         else:
-            self.console.print(Text(f"Hand {len(game.log)} over ({result.end}): {who}", style="bold"))
+            self.say(Text(f"{hand} {len(game.log)} over ({result.end}): {who}", style="bold"))
         if result.end == "blocked":
-            self.console.print(f"  A blocked hand: {game.rules.blocked_rule()}.", style="dim", highlight=False)
+            self.say(f"  A blocked hand: {game.rules.blocked_rule()}.", style="dim", highlight=False)
         pips = [game.hand_points_of(seat) for seat in range(game.players)]
         unit = "point" if game.rules.lower_score_wins else "pip"  # PIP's tiles count their own values
         for seat, tiles in enumerate(game.hands):
             shown = " ".join(str(t) for t in tiles) or "—"
-            self.console.print(f"  {names[seat]}: {shown}  ({plural(pips[seat], unit)})", highlight=False)
+            self.say(f"  {names[seat]}: {shown}  ({plural(pips[seat], unit)})", highlight=False)
         groups = sides(game)
         if any(len(side) > 1 for side in groups):
-            self.console.print("  Sides: " + ", ".join(
+            self.say("  Sides: " + ", ".join(
                 f"{side_name(game, side)} {plural(sum(pips[s] for s in side), 'pip')}" for side in groups),
                 highlight=False)
         for side in groups:  # partners share their items: said once for the side
@@ -306,8 +320,8 @@ class TerminalSession:
                     why = f"{plural(sum(pips), 'pip')} left → "
                 elif item.name == "block":
                     why = f"{plural(own, 'pip')} against {plural(sum(pips) - own, 'pip')} → "
-                self.console.print(f"  {side_name(game, side)}: {item.name}: {why}{item.points:+d}", highlight=False)
-        self.console.print("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)),
+                self.say(f"  {side_name(game, side)}: {item.name}: {why}{item.points:+d}", highlight=False)
+        self.say("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)),
                            highlight=False)
 
     def move_list(self, moves: list[Move], room: int | None = None) -> Table:
@@ -348,28 +362,36 @@ class TerminalSession:
             if error.filename and Path(error.filename).parent != self.save_path.parent:
                 reason += f": {error.filename}"  # (the temporary file beside the record is not named)
             if self.unsaved is None and not quiet:
-                self.console.print(f"Could not save to {self.save_path} ({reason}). The game goes on with every move "
+                self.say(f"Could not save to {self.save_path} ({reason}). The game goes on with every move "
                                    "kept; saving is tried again after each move, or type s FILE to save elsewhere.",
                                    style="bold red", highlight=False)
             self.unsaved = reason
             return False
         if self.unsaved is not None:
-            self.console.print(f"Saved to {self.save_path} again.", style="cyan", highlight=False)
+            self.say(f"Saved to {self.save_path} again.", style="cyan", highlight=False)
         self.unsaved = None
         return True
 
-    def save_elsewhere(self, text: str) -> None:
+    def save_elsewhere(self, text: str) -> bool:
+        """``s FILE``: save to FILE from now on; whether the game is now saved there."""
         path = Path(text).expanduser()
-        try:
-            check_save_path(path, command_line=False)
+        try:  # (the file this game is saved to already may be named again)
+            check_save_path(path, command_line=False, resuming=self.save_path)
         except SaveError as error:
-            self.console.print(f"Not saved: {error}", style="red", highlight=False)
-            return
-        previous, self.save_path, self.unsaved = self.save_path, path, None
-        if self.save():
-            self.console.print(f"Saved to {path}; later moves are saved there too.", highlight=False)
-        else:
-            self.save_path = previous
+            self.say(f"Not saved: {error}", style="red", highlight=False)
+            return False
+        previous, unsaved = self.save_path, self.unsaved
+        self.save_path, self.unsaved = path, None
+        if self.save(quiet=True):
+            self.say(f"Saved to {path}; later moves are saved there too.", highlight=False)
+            return True
+        reason = self.unsaved
+        self.save_path, self.unsaved = previous, unsaved
+        where = ("the game is not saved anywhere" if previous is None
+                 else f"the game is still saved to {previous}" if unsaved is None
+                 else f"saving to {previous} failed too ({unsaved}) and is tried again after each move")
+        self.say(f"Not saved to {path} ({reason}); {where}.", style="red", highlight=False)
+        return False
 
     # ------------------------------------------------------------ loop
     def computer_move(self, seat: int) -> Move:
@@ -380,7 +402,7 @@ class TerminalSession:
 
     def run(self) -> int:
         game = self.game
-        self.console.print(HELP, style="dim")
+        self.say(HELP, style="dim")
         while not game.finished:
             if not game.in_hand:
                 self.say_hand_end()
@@ -396,27 +418,45 @@ class TerminalSession:
                 continue
             if not self.human_turn():
                 if self.save_path is not None and self.save(quiet=True):
-                    self.console.print(f"Saved to {self.save_path} — resume with: "
+                    self.say(f"Saved to {self.save_path} — resume with: "
                                        f"boneyard play --resume {self.save_path}", highlight=False)
                 else:
-                    self.console.print("Quit without saving" + (f" ({self.unsaved})." if self.unsaved else
+                    self.say("Quit without saving" + (f" ({self.unsaved})." if self.unsaved else
                                        "; pass --save FILE to keep a game."), style="red", highlight=False)
                 return 0
             self.save()
         self.say_hand_end()
-        self.console.print(Text(f"Game over — {result_line(game)}.", style="bold green"))
+        self.say(Text(f"Game over — {result_line(game)}.", style="bold green"))
+        if self.save_path is not None and self.unsaved is not None:
+            self.save_at_the_end()
         if self.save_path is not None and self.unsaved is None:
-            self.console.print(f"Record: {self.save_path}  (boneyard replay {self.save_path})", highlight=False)
+            self.say(f"Record: {self.save_path}  (boneyard replay {self.save_path})", highlight=False)
         return 0
+
+    def save_at_the_end(self) -> None:
+        """The game is over but its last moves are not saved: say so, and ask for another file until it is saved
+        there or the player leaves it (an empty answer, or the end of the input)."""
+        while self.unsaved is not None and not self.save(quiet=True):
+            self.say(f"The finished game is not saved: {self.save_path} cannot be written ({self.unsaved}).",
+                     style="bold red", highlight=False)
+            try:
+                answer = self.ask("Save it to another file (Enter leaves it unsaved): ").strip()
+            except EOFError:
+                answer = ""
+            if not answer:
+                self.say("The finished game was not saved.", style="red", highlight=False)
+                return
+            if self.save_elsewhere(answer.removeprefix("s ").strip() if answer.startswith("s ") else answer):
+                return
 
     def human_turn(self) -> bool:
         """One decision of the human; ``False`` when they quit."""
         game = self.game
         table = self.table()
-        self.console.print(table)
+        self.say(table)
         moves = game.legal_moves()
         room = self.console.height - len(self.console.render_lines(table, pad=False)) - 2
-        self.console.print(self.move_list(moves, room), highlight=False)
+        self.say(self.move_list(moves, room), highlight=False)
         quitting = False
         while True:
             try:
@@ -428,16 +468,16 @@ class TerminalSession:
                 if quitting or self.save_path is None or self.save(quiet=True):
                     return False
                 quitting = True
-                self.console.print(f"Not saved ({self.unsaved}): type s FILE to save elsewhere, "
+                self.say(f"Not saved ({self.unsaved}): type s FILE to save elsewhere, "
                                    "or q again to quit without saving.", style="red", highlight=False)
                 continue
             if lower in ("?", "help"):
-                self.console.print(HELP, highlight=False)
-                self.console.print(LEGEND, highlight=False, markup=False)
+                self.say(HELP, highlight=False)
+                self.say(LEGEND, highlight=False, markup=False)
                 continue
             if lower in ("h", "hint"):
                 advice, reason = hint(self.view)
-                self.console.print(f"Hint: {advice} — {reason}", style="cyan", highlight=False)
+                self.say(f"Hint: {advice} — {reason}", style="cyan", highlight=False)
                 continue
             if lower in ("u", "undo"):
                 if self.undo():
@@ -445,11 +485,11 @@ class TerminalSession:
                 continue
             if lower in ("s", "save"):
                 if self.save_path is None:
-                    self.console.print("Not saved: type s FILE to save the game to FILE.", style="red")
+                    self.say("Not saved: type s FILE to save the game to FILE.", style="red")
                 elif self.unsaved is not None:
                     self.save()  # says "Saved to … again." or why not
                 elif self.save():
-                    self.console.print(f"Saved to {self.save_path}", highlight=False)
+                    self.say(f"Saved to {self.save_path}", highlight=False)
                 continue
             if lower.startswith(("s ", "save ")):
                 self.save_elsewhere(answer.split(None, 1)[1])
@@ -460,7 +500,7 @@ class TerminalSession:
             try:
                 self.say_event(game.apply(chosen))
             except IllegalMoveError as error:
-                self.console.print(f"Not allowed: {self.yours(str(error))}", style="red", highlight=False)
+                self.say(f"Not allowed: {self.yours(str(error))}", style="red", highlight=False)
                 continue
             return True
 
@@ -483,17 +523,17 @@ class TerminalSession:
             number = int(answer) if is_ascii_number(answer, 4) else 0
             if 1 <= number <= len(moves):
                 return moves[number - 1]
-            self.console.print("Type 1: it is the only move." if len(moves) == 1 else f"Choose 1 to {len(moves)}.",
+            self.say("Type 1: it is the only move." if len(moves) == 1 else f"Choose 1 to {len(moves)}.",
                                style="red")
             return None
         try:
             typed = Move.parse(answer)
         except NotationError as error:
-            self.console.print(f"{error}. {HELP}", style="red", highlight=False)
+            self.say(f"{error}. {HELP}", style="red", highlight=False)
             return None
         if typed.kind == Kind.DRAW and typed.tile is not None:
             # The stock lies face down: checking a named tile against it would tell the player the next one.
-            self.console.print("The stock is face down: type draw (without a tile) to draw.", style="red")
+            self.say("The stock is face down: type draw (without a tile) to draw.", style="red")
             return None
         if typed in moves or typed.tile is None or typed.kind not in (Kind.LEAD, Kind.PLAY):
             return typed
@@ -509,7 +549,7 @@ class TerminalSession:
         game = self.game
         choices = "   ".join(f"{letter}) {describe_move(move, game.layout)}"
                                for letter, move in zip("abcdefghijklmnopqrstuvwxyz", matches, strict=False))
-        self.console.print(f"{matches[0].tile} fits {len(matches)} ways: {choices}", highlight=False)
+        self.say(f"{matches[0].tile} fits {len(matches)} ways: {choices}", highlight=False)
         try:
             answer = self.ask("Which? ").strip().lower()
         except EOFError:
@@ -519,7 +559,7 @@ class TerminalSession:
         for move in matches:
             if answer == str(move).lower():
                 return move
-        self.console.print("No move chosen.", style="red")
+        self.say("No move chosen.", style="red")
         return None
 
     def undo(self) -> bool:
@@ -527,7 +567,7 @@ class TerminalSession:
         game = self.game
         events = game.hand.events
         if not any(event.seat == self.human for event in events):
-            self.console.print("Nothing of yours to undo in this hand.", style="red")
+            self.say("Nothing of yours to undo in this hand.", style="red")
             return False
         while events:
             seat = events[-1].seat
@@ -535,7 +575,7 @@ class TerminalSession:
             if seat == self.human and game.turn == self.human and (
                     not events or events[-1].seat != self.human):
                 break
-        self.console.print("Undone.", style="cyan")
+        self.say("Undone.", style="cyan")
         return True
 
 

@@ -66,6 +66,9 @@ class Rules:
     hands_in_game: ClassVar[int | None] = None
     #: the player a forced draw (PIP's D tile) or a given tile reaches loses the rest of that turn
     forced_draw_ends_turn: bool = False
+    #: the rule that may make a play score less than its scoring items (Bergen's approach cap), named where the items
+    #: and the points are shown together; "" where a play scores exactly its items
+    points_limit: ClassVar[str] = ""
     allows_play: Callable[[Game, Tile, int, Face], bool] | None = None
     tile_value: Callable[[Tile], int] = staticmethod(lambda tile: tile.pips)
 

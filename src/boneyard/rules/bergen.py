@@ -220,6 +220,7 @@ class Bergen(Rules):
     Options = BergenOptions
     options: BergenOptions
     draw_mode = UNTIL_PLAYABLE
+    points_limit = "approach cap (BRG-8)"
 
     def configure(self) -> None:
         target = self.options.target

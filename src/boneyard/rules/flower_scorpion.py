@@ -148,6 +148,7 @@ class FlowerScorpion(Rules):
     options: FlowerScorpionOptions
     uses_dice = True
     draw_mode = UNTIL_PLAYABLE
+    points_limit = "score floor (FS-9 j)"
 
     def configure(self) -> None:
         opts = self.options
