@@ -360,3 +360,32 @@ def test_replay_arrow_keys_after_a_button(server: Server, browser: Any) -> None:
         assert page.inner_text("#replay-position").startswith("move 2 of")
     finally:
         page.context.close()
+
+
+def test_the_lobby_seats_as_many_players_as_the_chosen_set_allows(server: Server, browser: Any) -> None:
+    """Double-nine seats 2-8 and double-twelve 2-10 (the variant pages, C13): the lobby reads the range per set."""
+    page = open_page(browser, f"{server.url}/")
+    try:
+        page.select_option("#variant", "block")
+        assert page.get_attribute("#players", "max") == "4"
+        page.click("text=Rule options")
+        page.select_option("#opt-set", "9")
+        assert page.get_attribute("#players", "max") == "8"
+        page.fill("#players", "6")
+        page.dispatch_event("#players", "change")
+        assert page.locator("#seats .seat-kind").count() == 6
+        page.click("#create")
+        page.wait_for_url("**/game/*", timeout=10000)
+        page.wait_for_selector("#table-players .player")
+        assert page.locator("#table-players .player").count() == 6
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#variant", "block")
+        page.click("text=Rule options")
+        page.select_option("#opt-set", "12")
+        assert page.get_attribute("#players", "max") == "10"
+        page.select_option("#opt-set", "6")  # back to double-six: the count comes back within 2-4
+        assert page.get_attribute("#players", "max") == "4"
+        assert page.locator("#seats .seat-kind").count() <= 4
+    finally:
+        page.context.close()

@@ -155,8 +155,6 @@ def test_simulate_refuses_a_number_of_games_past_the_limit() -> None:
         run("simulate", "block", "--games", "10000001", "--json"))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 1: simulate checks --ai against --players before the player count, so "
-                                       "-n 0 names 'levels' and a huge -n builds a list of that many seats")
 def test_simulate_with_an_impossible_player_count_says_so_at_once() -> None:
     assert "block is for 2 to 4 players, not 0" in one_line_error(run("simulate", "block", "-n", "0", "--json"))
     started = time.monotonic()
@@ -165,25 +163,41 @@ def test_simulate_with_an_impossible_player_count_says_so_at_once() -> None:
     assert time.monotonic() - started < 30
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 2: the Python simulate() silently drops levels beyond the seats "
-                                       "(the command refuses them)")
 def test_simulate_api_refuses_more_levels_than_seats() -> None:
     with pytest.raises(OptionError, match="3 levels"):
         simulate("block", 2, 1, ai="greedy,random,heuristic", workers=1)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 3: MAX_GAMES bounds the deals, not the games: --duplicate multiplies "
-                                       "them by the seats and the job list is built before anything is checked")
 def test_simulate_refuses_more_games_in_all_than_it_can_hold() -> None:
     done = run("simulate", "block", "-n", "4", "--duplicate", "--ai", "greedy,random", "--games", "10000000",
                "--json", memory=1200 * 2**20, timeout=60)
     assert "10,000,000" in one_line_error(done)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 4: out-of-range numbers caught by Typer (--games 0, --workers 0, "
-                                       "--seats 1) print a multi-line box, not the documented one line")
+def test_simulate_and_tournament_bound_the_games_in_all_before_playing_any(monkeypatch: pytest.MonkeyPatch) -> None:
+    import boneyard.sim.simulate as module
+
+    monkeypatch.setattr(module, "MAX_GAMES", 100)  # (the real limit's lists are what must not be built)
+    calls: list[tuple[int, int]] = []
+    with pytest.raises(OptionError, match="30 deals, each played from 4 seat rotations, make 120 games in all, "
+                                          "more than the 100"):
+        simulate("block", 4, 30, ai="greedy,random", duplicate=True, workers=1,
+                 progress=lambda done, total: calls.append((done, total)))
+    assert calls == []
+    monkeypatch.undo()
+    players = ["random", "greedy", "heuristic", *(f"random#{n}" for n in range(2, 9))]
+    with pytest.raises(TournamentError, match="45 matches of 10,000,000 games make 450,000,000 games in all"):
+        make_settings("block", [p.partition("#")[0] for p in players], games=10_000_000, duplicate=False)
+    assert make_settings("block", ["random", "greedy"], games=10_000_000, duplicate=False).games == 10_000_000
+
+
 def test_a_number_out_of_range_is_one_line() -> None:
     assert "--games" in one_line_error(run("simulate", "block", "--games", "0", "--json"))
+    assert "--workers" in one_line_error(run("simulate", "block", "--workers", "0", "--json"))
+    for extra, message in ((["--games", "0"], "games must be a whole number from 1"),
+                           (["--workers", "0"], "--workers"), (["--seats", "1"], "block is for 2 to 4 players, not 1")):
+        assert message in one_line_error(run("tournament", "--players", "greedy,random", "--variant", "block",
+                                             "--json", *extra))
 
 
 # ---------------------------------------------------------------- tournament
@@ -274,16 +288,12 @@ def test_a_three_seat_gauntlet_counts_every_game_once_per_player(tmp_path: Path)
         table["heuristic"]["draws"] == 12
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 5: tournament picks 2 seats by default even when the options need 4 "
-                                       "(partnerships=true), so it fails instead of seating the variant's fewest")
 def test_tournament_default_seats_follow_the_options() -> None:
     settings = make_settings("block", ["greedy", "random"], games=2, format="gauntlet",
                              options={"partnerships": True})
     assert settings.seats == 4
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 6: tournament --address without --backend ray is silently ignored "
-                                       "(simulate refuses it)")
 def test_tournament_refuses_an_address_without_the_ray_backend(tmp_path: Path) -> None:
     line = one_line_error(run("tournament", "--players", "greedy,random", "--games", "1", "--address", "ray://x:1",
                               "--out", str(tmp_path / "t"), "--json"))
@@ -292,20 +302,17 @@ def test_tournament_refuses_an_address_without_the_ray_backend(tmp_path: Path) -
 
 @pytest.mark.parametrize("line", ["{}", "null", '{"match": "greedy | random", "game": "abc"}',
                                   '{"match": "greedy | random", "game": 0}'])
-@pytest.mark.xfail(strict=True, reason="BUG 7: a games.jsonl line that is JSON but not a game ends the tournament "
-                                       "command with a traceback (KeyError, TypeError, ValueError)")
 def test_a_damaged_results_line_is_a_one_line_error(tmp_path: Path, line: str) -> None:
     args = ["tournament", "--players", "greedy,random", "--games", "2", "--out", str(tmp_path), "--json"]
     assert run(*args).returncode == 0
+    damaged = len((tmp_path / GAMES_FILE).read_text().splitlines()) + 1  # (4: after the header and the 2 games)
     with (tmp_path / GAMES_FILE).open("a") as handle:
         handle.write(line + "\n" + '{"match": "greedy | random", "game": 1, "seats": [1, 0], "scores": [0, 0], '
                      '"winners": []}\n')
     message = one_line_error(run(*args))
-    assert GAMES_FILE in message and "line 2" in message
+    assert GAMES_FILE in message and f"line {damaged}:" in message
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 8: a games.jsonl whose only line (the header) is cut short is emptied and "
-                                       "games are appended with no header, so the folder can never be resumed")
 def test_a_results_file_with_a_cut_header_still_resumes(tmp_path: Path) -> None:
     (tmp_path / GAMES_FILE).write_text('{"boneyard_tournament": 1, "sett')
     settings = make_settings("block", ["greedy", "random"], games=2, seed=1)
@@ -314,8 +321,6 @@ def test_a_results_file_with_a_cut_header_still_resumes(tmp_path: Path) -> None:
     assert run_tournament(settings, out=tmp_path, workers=1).played == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 9: stats.wilson gives a lower bound above 0 for no wins (and an upper "
-                                       "bound below 1 for all wins) by rounding, so the interval misses the rate")
 def test_wilson_interval_contains_zero_and_all_wins() -> None:
     for trials in range(1, 30):
         assert stats.wilson(0, trials).low == 0.0
@@ -332,8 +337,6 @@ def test_tournament_refuses_bad_inputs_in_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "t").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 15: an unknown --rating is refused only after every game of the "
-                                       "tournament has been played (and its folder written)")
 def test_an_unknown_rating_method_is_refused_before_any_game(tmp_path: Path) -> None:
     line = one_line_error(run("tournament", "--players", "greedy,random", "--games", "2", "--rating", "glicko",
                               "--out", str(tmp_path / "t"), "--json"))
@@ -380,8 +383,6 @@ def test_every_option_refuses_a_value_just_outside_naming_the_option() -> None:
                 assert all(accepted(row["name"], 4, name, value) for value in (True, False, "true", "off"))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 10: variants (and --json) offers pip open_wild_end=declared_on_play, "
-                                       "which make_rules always refuses (RULES.md: 'not offered')")
 def test_every_value_variants_offers_is_accepted() -> None:
     refused = [(row["name"], spec["name"], value) for row in variant_rows() for spec in row["options"]
                for value in spec["allowed"] or [] if not accepted(row["name"], row["min_players"], spec["name"], value)]
@@ -397,8 +398,6 @@ def test_variants_defaults_are_the_rules_defaults() -> None:
                 (row["name"], spec["name"])
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 11: docs/variants/block.md and all-fives.md give target as '≥ 0', but 0 "
-                                       "is refused (1 to 1,000,000)")
 def test_variant_pages_give_the_target_range_the_product_takes() -> None:
     with pytest.raises(OptionError):
         make_rules("block", 2, {"target": 0})
@@ -433,8 +432,6 @@ def test_an_illegal_move_raises_and_leaves_the_game_unchanged() -> None:
     assert (record.dumps(record.to_record(game)), state(game)) == before
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 12: Game.apply of a Tile (or None, an int) raises AttributeError "
-                                       "'... has no attribute kind' instead of saying it wants a Move")
 def test_apply_of_something_that_is_not_a_move_says_what_it_wants() -> None:
     game = boneyard.new_game("block", seed=1)
     for wrong in (Tile.parse("6-6"), None, 5):
@@ -490,8 +487,6 @@ def test_save_and_load_round_trip_mid_hand_between_hands_and_finished(tmp_path: 
     assert checked >= 2
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 13: Game takes any names (blank, not strings) and record.save writes a "
-                                       "record that record.load/replay then refuse: a saved game that cannot be read")
 @pytest.mark.parametrize("names", [["Ann", ""], ["Ann", "   "], [1, 2]])
 def test_names_a_game_takes_are_names_its_record_keeps(tmp_path: Path, names: list[Any]) -> None:
     try:
@@ -503,8 +498,6 @@ def test_names_a_game_takes_are_names_its_record_keeps(tmp_path: Path, names: li
     assert record.replay(record.load(path)).names == game.names
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 14: new_game takes any seed: -1 deals the same game as 1, and 1.5, '7', "
-                                       "True or 2**70 end up in the record's integer 'seed'")
 @pytest.mark.parametrize("seed", [-1, 2**63, 1.5, "7", True])
 def test_new_game_refuses_a_seed_the_commands_refuse(seed: Any) -> None:
     with pytest.raises((OptionError, ValueError, TypeError), match="seed"):

@@ -384,7 +384,13 @@ def test_a_game_over_that_could_not_be_saved_says_so(tmp_path: Path) -> None:
     game = boneyard.new_game("block", 2, seed=5, options={"target": 20}, names=names(2))
     asked = [0]
 
+    elsewhere = tmp_path / "elsewhere.boneyard.json"
+    prompts: list[str] = []
+
     def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt.startswith("Save it to another file"):  # asked at the game's end: another drive
+            return str(elsewhere) if len([p for p in prompts if p.startswith("Save it")]) > 1 else str(folder / "x")
         asked[0] += 1
         if asked[0] == 2:  # the drive goes away: every later save fails
             for file in folder.iterdir():
@@ -399,6 +405,31 @@ def test_a_game_over_that_could_not_be_saved_says_so(tmp_path: Path) -> None:
     assert game.finished
     after = flat(console).split("Game over — ")[1].lower()
     assert str(path).lower() in after and "not saved" in after
+    assert len([p for p in prompts if p.startswith("Save it")]) == 2  # a file that cannot be written: asked again
+    assert record.replay(record.load(elsewhere)).finished  # the finished game, kept where the player said
+    assert session.save_path == elsewhere and f"record: {elsewhere}".lower() in after
+
+
+def test_a_game_over_left_unsaved_when_the_player_says_so(tmp_path: Path) -> None:
+    folder = tmp_path / "drive"
+    folder.mkdir()
+    game = boneyard.new_game("block", 2, seed=5, options={"target": 20}, names=names(2))
+
+    def ask(prompt: str) -> str:
+        if prompt.startswith("Save it to another file"):
+            return ""  # Enter: leave it
+        if folder.is_dir():  # the drive goes away after the first move
+            for file in folder.iterdir():
+                file.unlink()
+            folder.rmdir()
+            folder.write_text("a file now")
+        return "1"
+
+    session, console = session_for(game, ask, folder / "g.boneyard.json")
+    assert session.save()
+    session.run()
+    assert game.finished and session.unsaved is not None
+    assert "The finished game was not saved." in flat(console)
 
 
 # ---------------------------------------------------------------- s FILE

@@ -31,7 +31,8 @@ __version__ = "0.1.0"
 
 def new_game(variant: str, players: int = 2, *, seed: int | None = None,
              options: Mapping[str, object] | None = None, names: list[str] | None = None) -> Game:
-    """A new game of ``variant`` with its first hand dealt from ``seed``."""
+    """A new game of ``variant`` with its first hand dealt from ``seed`` (a whole number from 0 to 2^63 - 1, or
+    ``None`` for a random one; another is an :class:`OptionError`, as are names that are not non-empty strings)."""
     game = Game(make_rules(variant, players, options), names, Chance(seed))
     game.next_hand()
     return game

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from boneyard.errors import OptionError
 from boneyard.rules.base import Rules
 from boneyard.state import Dice, HandSetup
 
@@ -68,6 +69,14 @@ class SplitMix:
     def pick(self, items: Sequence[_T]) -> _T:
         """One of ``items`` (the one at :meth:`below`); a single item is taken without a step."""
         return items[0] if len(items) == 1 else items[self.below(len(items))]
+
+    def shuffle(self, items: list[_T], start: int = 0) -> None:
+        """Shuffle ``items[start:]`` in place as the compiled kernel does, number for number: each position ``i``
+        from the last down to ``start + 1`` swaps with ``start + below(i - start + 1)`` (its redeals and its greedy
+        playouts' stock orders, so that Python without the kernel draws the same)."""
+        for i in range(len(items) - 1, start, -1):
+            j = start + self.below(i - start + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 #: how many random bits ``Random._randbelow(i + 1)`` asks for
@@ -163,9 +172,13 @@ class _TileSet:
 
 
 class Chance:
-    """The seeded source of every chance outcome of one game."""
+    """The seeded source of every chance outcome of one game.  ``seed`` is a whole number from 0 to
+    :data:`MAX_SEED` (what a record keeps; a negative seed would deal as its opposite), or ``None`` for a random
+    one; anything else is an :class:`~boneyard.errors.OptionError`."""
 
     def __init__(self, seed: int | None = None) -> None:
+        if seed is not None and (wrong := seed_error(seed)) is not None:
+            raise OptionError(wrong)
         # a seed a player could search for (2**31 takes a core half an hour) would give away every hand
         self.seed = seed if seed is not None else random.SystemRandom().randrange(MAX_SEED + 1)
         self.rng = random.Random(self.seed)

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from boneyard.errors import BoneyardError, OptionError, RecordError
-from boneyard.options import parse_assignments, specs
+from boneyard.options import parse_assignments
 from boneyard.players.base import make_player, split_specs
-from boneyard.rules.base import VARIANTS, find_variant, make_rules
+from boneyard.rules.base import VARIANTS, find_variant, make_rules, variant_row
 from boneyard.state import Game
 
 if TYPE_CHECKING:
@@ -244,11 +244,7 @@ def variants(
         chosen = [find_variant(variant)] if variant is not None else list(VARIANTS.values())
     except BoneyardError as error:
         fail(str(error))
-    rows: list[dict[str, Any]] = []
-    for cls in chosen:
-        low, high = cls(cls.min_players).player_range()
-        rows.append({"name": cls.name, "title": cls.title, "aliases": list(cls.aliases), "min_players": low,
-                     "max_players": high, "options": [spec.as_json() for spec in specs(cls.Options)]})
+    rows = [variant_row(cls) for cls in chosen]
     if as_json:
         typer.echo(json.dumps(rows[0] if variant is not None else rows, indent=1))
         return
@@ -264,7 +260,9 @@ def variant_text(row: dict[str, Any], *, detail: bool) -> str:
     import textwrap
 
     aliases = ", ".join(row["aliases"]) or "none"
-    lines = [f"{row['name']} — {row['title']}  (players {row['min_players']}-{row['max_players']}; "
+    larger = "".join(f"; {low}-{high} with set={top}" for top, (low, high) in row.get("players_by_set", {}).items()
+                     if [low, high] != [row["min_players"], row["max_players"]])
+    lines = [f"{row['name']} — {row['title']}  (players {row['min_players']}-{row['max_players']}{larger}; "
              f"aliases: {aliases})"]
     if detail:
         lines.append(f"  play it: boneyard play {row['name']};  rules: docs/variants/{row['name']}.md")
@@ -291,12 +289,12 @@ def _value_text(value: object) -> str:
 def simulate(
     variant: Annotated[str, typer.Argument(help="variant name or alias")],
     players: Annotated[int, typer.Option("--players", "-n")] = 2,
-    games: Annotated[int, typer.Option("--games", "-g", min=1)] = 100,
+    games: Annotated[int, typer.Option("--games", "-g")] = 100,
     seed: Annotated[int, typer.Option()] = 0,
     ai: Annotated[str, typer.Option(help="levels per seat, e.g. greedy,random or expert:time=0.2,greedy; the "
                                          "last one fills the remaining seats")] = "random",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE")] = None,
-    workers: Annotated[int | None, typer.Option(min=1, help="processes (default: every core)")] = None,
+    workers: Annotated[int | None, typer.Option(help="processes (default: every core)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object (and no progress bar)")] = False,
     duplicate: Annotated[bool, typer.Option(
         "--duplicate", help="play every deal once per seat rotation, so luck cancels (GAMES counts deals)")] = False,
@@ -311,8 +309,9 @@ def simulate(
     from boneyard.sim.simulate import simulate as run
 
     try:
-        computer_levels(ai, players, players)
         options = _options(variant, option or [])
+        make_rules(variant, players, options)  # the player count first: --ai is read against it
+        computer_levels(ai, players, players)
         with progress_bar("games", enabled=not as_json) as advance:
             result = run(variant, players, games, seed=seed, ai=ai, options=options,
                          workers=workers, duplicate=duplicate, engine=engine, backend=backend,

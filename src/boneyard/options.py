@@ -28,6 +28,8 @@ class OptionSpec:
     help: str
     low: int = 0  #: the least a whole-number option may be
     high: int | None = None  #: the most it may be (``None``: no bound)
+    #: values of the option's type that are not offered, each with why it is refused (left out of ``choices``)
+    withheld: tuple[tuple[object, str], ...] = ()
 
     def as_json(self) -> dict[str, object]:
         return {"name": self.name, "type": self.kind, "default": encode_value(self.default),
@@ -40,9 +42,12 @@ class OptionSpec:
 MAX_TARGET = 1_000_000
 
 
-def option(default: object, help: str, *, low: int = 0, high: int | None = None) -> Any:
-    """A rule option field with its help text (and, for a whole number, its bounds)."""
-    return dataclasses.field(default=default, metadata={"help": help, "low": low, "high": high})
+def option(default: object, help: str, *, low: int = 0, high: int | None = None,
+           withheld: dict[str, str] | None = None) -> Any:
+    """A rule option field with its help text (and, for a whole number, its bounds).  ``withheld``: values its type
+    names that are not offered (``variants`` does not list them), each with the reason its refusal gives."""
+    return dataclasses.field(default=default, metadata={"help": help, "low": low, "high": high,
+                                                        "withheld": tuple((withheld or {}).items())})
 
 
 def target_option(default: int | None, help: str) -> Any:
@@ -71,13 +76,15 @@ def specs(cls: type) -> list[OptionSpec]:
         elif hint is int:
             kind, choices = "int", ()
         elif get_origin(hint) is Literal:
-            kind, choices = "choice", get_args(hint)
+            withheld = {value for value, _ in fld.metadata.get("withheld", ())}
+            kind, choices = "choice", tuple(value for value in get_args(hint) if value not in withheld)
         elif get_origin(hint) is tuple:
             kind, choices = "sizes", ()
         else:  # pragma: no cover - a programming error in a variant module
             raise TypeError(f"option {fld.name} has an unsupported type {hint}")
         result.append(OptionSpec(fld.name, kind, fld.default, choices, optional, fld.metadata.get("help", ""),
-                                 fld.metadata.get("low", 0), fld.metadata.get("high")))
+                                 fld.metadata.get("low", 0), fld.metadata.get("high"),
+                                 fld.metadata.get("withheld", ())))
     return result
 
 
@@ -127,6 +134,9 @@ def _convert(spec: OptionSpec, value: object, where: str) -> object:
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
             raise OptionError(f"{name}: {value!r} is not a hand size (7) or one per player count (7/5/5)")
         return tuple(value)
+    reason = next((why for withheld, why in spec.withheld if withheld == value), None)
+    if reason is not None:
+        raise OptionError(f"{name}: {value!r} {reason}")
     if value not in spec.choices or isinstance(value, bool):
         allowed = ", ".join([str(c) for c in spec.choices] + (["none"] if spec.optional else []))
         raise OptionError(f"{name}: {value!r} is not allowed (choose from {allowed})")

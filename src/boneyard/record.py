@@ -20,7 +20,7 @@ from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, Reco
 from boneyard.moves import Move
 from boneyard.options import non_defaults
 from boneyard.rules.base import make_rules
-from boneyard.state import Dice, Game, HandLog, HandSetup
+from boneyard.state import Dice, Game, HandLog, HandSetup, name_error
 from boneyard.tiles import parse_tiles
 
 FORMAT = "boneyard/1"
@@ -232,8 +232,8 @@ def new_game_from(record: dict[str, Any]) -> Game:
     players = _require(record, "players", list, "")
     _require(record, "hands", list, "")
     for seat, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"players, seat {seat}: a player name must be a non-empty string")
+        if (wrong := name_error(name)) is not None:
+            raise RecordError(f"players, seat {seat}: {wrong}")
     try:
         rules = make_rules(variant, len(players), options)
     except BoneyardError as error:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from boneyard.errors import IllegalMoveError
+from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.layout import Layout, Placed, Role
 from boneyard.moves import Kind, Move
 from boneyard.tiles import MAX_PIPS, Tile, half_text
@@ -127,6 +127,14 @@ class _Undo(NamedTuple):
     chance: object = None  #: a deal's: the chance generator's state before it (:meth:`Chance.state`)
 
 
+def name_error(name: object) -> str | None:
+    """Why ``name`` is no player's name (a string with more than white space), or ``None`` where it is one: what a
+    :class:`Game` takes is what its record (RECORD.md) keeps."""
+    if not isinstance(name, str) or not name.strip():
+        return f"a player name must be a non-empty string, not {repr(name)[:40]}"
+    return None
+
+
 class Game:
     """A whole game of one variant: hand after hand until the rules say it is over."""
 
@@ -135,7 +143,10 @@ class Game:
         self.players = rules.players
         self.names = list(names) if names else [f"Player {seat + 1}" for seat in range(rules.players)]
         if len(self.names) != self.players:
-            raise ValueError(f"{len(self.names)} names for {self.players} players")
+            raise OptionError(f"{len(self.names)} names for {self.players} players")
+        for seat, name in enumerate(self.names):
+            if (wrong := name_error(name)) is not None:
+                raise OptionError(f"names, seat {seat}: {wrong}")
         self.chance = chance
         self.scores = [0] * self.players
         self.log: list[HandLog] = []
@@ -303,6 +314,9 @@ class Game:
         legal."""
         if isinstance(move, str):
             move = Move.parse(move)
+        elif not isinstance(move, Move):
+            raise TypeError(f"apply takes a Move or its notation (a string such as \"4-2@1\"), not "
+                            f"{type(move).__name__} {move!r}; legal_moves() lists the moves")
         legal = self.legal_moves()
         check = move
         if move.kind == Kind.LEAD and move.tile is not None:

@@ -433,21 +433,23 @@ class TerminalSession:
             self.say(f"Record: {self.save_path}  (boneyard replay {self.save_path})", highlight=False)
         return 0
 
-    def save_at_the_end(self) -> None:
-        """The game is over but its last moves are not saved: say so, and ask for another file until it is saved
-        there or the player leaves it (an empty answer, or the end of the input)."""
-        while self.unsaved is not None and not self.save(quiet=True):
+    def save_at_the_end(self, tries: int = 3) -> None:
+        """The game is over but its last moves are not saved: say so, and ask for another file, ``tries`` times at
+        most, until it is saved there or the player leaves it (an empty answer, ``q``, or the end of the input)."""
+        for _ in range(tries):
+            if self.save(quiet=True):
+                return
             self.say(f"The finished game is not saved: {self.save_path} cannot be written ({self.unsaved}).",
                      style="bold red", highlight=False)
             try:
                 answer = self.ask("Save it to another file (Enter leaves it unsaved): ").strip()
             except EOFError:
                 answer = ""
-            if not answer:
-                self.say("The finished game was not saved.", style="red", highlight=False)
-                return
+            if answer.lower() in ("", "q", "quit", "exit"):
+                break
             if self.save_elsewhere(answer.removeprefix("s ").strip() if answer.startswith("s ") else answer):
                 return
+        self.say("The finished game was not saved.", style="red", highlight=False)
 
     def human_turn(self) -> bool:
         """One decision of the human; ``False`` when they quit."""

@@ -166,6 +166,8 @@ class Observer:
 
     def part(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The named section of an observation vector (a view)."""
+        if name not in self.offsets:
+            raise KeyError(f"no observation part {name!r}; the parts are {', '.join(self.offsets)}")
         start = self.offsets[name]
         return vector[start:start + self.sizes[name]]
 

@@ -24,6 +24,7 @@ import numpy as np
 from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.players.base import Player, make_player, split_specs
+from boneyard.state import Game
 
 
 class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
@@ -68,6 +69,15 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self.action_space = self.game_env.action_space(self.agent)
         self.opponents: dict[int, Player] = {}
         self._refused = 0
+
+    @property
+    def game(self) -> Game:
+        """The game being played (``env.unwrapped.game``, as for the PettingZoo environment); refused before the
+        first ``reset``, which deals it."""
+        game = self.game_env.game
+        if game is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return game
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from boneyard.chance import SplitMix, deal_indices
+from boneyard.chance import SplitMix, deal_indices, seed_error
 from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.moves import Kind, Move
 from boneyard.rules.all_fives import count_points, fives_hand_end
@@ -207,6 +207,8 @@ class FastGame:
 
     def __init__(self, variant: str | Rules = "block", players: int = 2, *,
                  options: Mapping[str, object] | None = None, seed: int | None = None, deal: bool = True) -> None:
+        if seed is not None and (problem := seed_error(seed)) is not None:
+            raise OptionError(problem)
         rules = variant if isinstance(variant, Rules) else make_rules(variant, players, options)
         problems = unsupported(rules)
         if problems:
@@ -552,7 +554,7 @@ class FastGame:
 
     def apply(self, action: int) -> int:
         """Take ``action`` for the player on turn; returns the points it scored.  The action must
-        be one of :meth:`legal_actions` (checked only by :meth:`apply_checked`)."""
+        be one of :meth:`legal_actions`, unchecked (speed); :meth:`apply_checked` refuses any other."""
         seat = self.turn
         if action >= self.draw:
             self._undo.append((action, seat, self.passes, self.drawn, self.void[seat], self.turn))
@@ -811,6 +813,18 @@ class FastGame:
         self.spin[n] = self.spin[n + 1] = 0
         self.narms = n + 2
 
+    def apply_checked(self, action: int) -> int:
+        """:meth:`apply`, after checking that ``action`` is legal: an illegal one raises
+        :class:`~boneyard.errors.IllegalMoveError` and changes nothing."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalMoveError(f"an action is a whole number, not {action!r}")
+        legal = self.legal_actions()
+        if action not in legal:
+            shown = ", ".join(str(self.to_move(a)) for a in legal)
+            raise IllegalMoveError(f"action {action} is not legal for seat {self.turn} now; the legal ones are "
+                                   f"{', '.join(map(str, legal))} ({shown})")
+        return self.apply(action)
+
     def undo(self) -> int:
         """Take back the last action of the hand in progress (or the one that ended it); returns it."""
         if not self._undo:
@@ -835,6 +849,9 @@ class FastGame:
              self.turn) = record
             self.value[0] = self.value[1] = -1
             self.narms = 0
+            # what the lead set about the lead (as _clear_hand leaves a hand before it)
+            self._cover = self.lead_sides = 0
+            self.lead_spinner = self.lead_double = False
         else:
             (_, _, self.passes, self.drawn, v, w, o, s, narms, self.spinners, self.count, self.lead_sides,
              self.turn, twin) = record
@@ -982,7 +999,8 @@ class FastGame:
         """Redeal what ``seat`` cannot see — the other hands and the undrawn stock — at random,
         keeping every hand size and every suit a seat is known to lack (it passed, or could not
         play, with those numbers showing).  The state must be at the point being searched from:
-        undo below it is not supported after a redeal."""
+        undo below it is not supported after a redeal.  One ``rng.getrandbits(64)`` seeds it: the same
+        redeal with or without the compiled kernel."""
         rng = rng or self.rng
         hands = self.hands
         stock = self.stock
@@ -1002,48 +1020,37 @@ class FastGame:
                 mask |= suit[low.bit_length() - 1]
                 void ^= low
             banned.append(mask)
+        seed = rng.getrandbits(64)
         if _kernel is not None and self.t.top <= 9:
-            redeal = _kernel.deal(pool, sizes, banned, rng.getrandbits(64))
+            redeal = _kernel.deal(pool, sizes, banned, seed)
             if redeal is not None:
                 for s, mask in zip(others, redeal[0], strict=True):
                     hands[s] = mask
                 stock[self.stock_pos:] = redeal[1]
             return
+        # the kernel's deal, number for number (a seed redeals alike with or without it): up to 20 shuffles of the
+        # pool by one splitmix64 stream; the most constrained seats choose first, each the first tiles it may hold
+        mix = SplitMix(seed)
+        order = sorted(range(len(others)), key=lambda i: -banned[i].bit_count())
         for _attempt in range(20):
-            rng.shuffle(pool)
-            if not any(banned):
-                position = 0
-                for s, size in zip(others, sizes, strict=True):
-                    mask = 0
-                    for tile in pool[position:position + size]:
-                        mask |= 1 << tile
-                    hands[s] = mask
-                    position += size
-                stock[self.stock_pos:] = pool[position:]
-                return
-            rest = list(pool)
+            mix.shuffle(pool)
+            used = [False] * len(pool)
             dealt = [0] * len(others)
-            ok = True
-            # the most constrained seats choose first
-            for i in sorted(range(len(others)), key=lambda i: -banned[i].bit_count()):
+            for i in order:
                 need = sizes[i]
-                keep = []
-                mask = 0
-                for tile in rest:
-                    if need and not banned[i] >> tile & 1:
-                        mask |= 1 << tile
+                for place, tile in enumerate(pool):
+                    if not need:
+                        break
+                    if not used[place] and not banned[i] >> tile & 1:
+                        used[place] = True
+                        dealt[i] |= 1 << tile
                         need -= 1
-                    else:
-                        keep.append(tile)
                 if need:
-                    ok = False
                     break
-                dealt[i] = mask
-                rest = keep
-            if ok:
-                for i, s in enumerate(others):
-                    hands[s] = dealt[i]
-                stock[self.stock_pos:] = rest
+            else:
+                for s, mask in zip(others, dealt, strict=True):
+                    hands[s] = mask
+                stock[self.stock_pos:] = [tile for place, tile in enumerate(pool) if not used[place]]
                 return
         # no consistent redeal found by sampling: the true deal is consistent, keep it
 

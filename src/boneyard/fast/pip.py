@@ -31,8 +31,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from boneyard.chance import SplitMix, deal_indices
-from boneyard.errors import IllegalMoveError, VariantError
+from boneyard.chance import SplitMix, deal_indices, seed_error
+from boneyard.errors import IllegalMoveError, OptionError, VariantError
 from boneyard.fast import engine as fast_engine
 from boneyard.fast.engine import FastGame, bits
 from boneyard.moves import Kind, Move
@@ -99,6 +99,8 @@ class FastPip(FastGame):
 
     def __init__(self, variant: str | Rules = "pip", players: int = 2, *,
                  options: Mapping[str, object] | None = None, seed: int | None = None, deal: bool = True) -> None:
+        if seed is not None and (problem := seed_error(seed)) is not None:
+            raise OptionError(problem)
         rules = variant if isinstance(variant, Rules) else make_rules(variant, players, options)
         assert isinstance(rules, Pip)
         self.rules = rules

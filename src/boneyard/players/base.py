@@ -312,7 +312,7 @@ def load_levels() -> None:
 
 
 def hint_move(view: SeatView) -> tuple[Move, str]:
-    """The expert's move for ``view`` and a one-line reason ("scores 15", "B cannot hold a 4")."""
+    """The expert's move for ``view`` and a one-line reason ("scores 15", "Computer 1 has no 3s")."""
     from boneyard.players.expert.hint import hint_move as expert_hint
 
     return expert_hint(view)

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from boneyard.errors import OptionError
 from boneyard.layout import Placed, Role
 from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     LeadCaller,
     Rules,
+    check_deal_fits,
     end_name,
     hand_pips,
     highest_over,
@@ -128,8 +128,7 @@ class AllFives(Rules):
         self.voluntary_draw = opts.allow_voluntary_draw
         self.hand_size = sized_deal(opts.deal_sizes, self.players,
                                     standard_deal_size(self.top, self.players, 5), self.name)
-        if self.hand_size * self.players > len(self.tile_set()):
-            raise OptionError(f"{self.players} hands of {self.hand_size} need more tiles than the set has")
+        check_deal_fits(self.players, self.hand_size, len(self.tile_set()), opts.deal_sizes)
 
     def tile_set(self) -> tuple[Tile, ...]:
         return double_set(self.top)

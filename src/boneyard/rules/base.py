@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from boneyard.errors import BoneyardError, OptionError, VariantError
 from boneyard.layout import Face, Layout, Placed, Role
-from boneyard.options import parse_options
+from boneyard.options import parse_options, specs
 from boneyard.state import NONE, Game, HandResult, HandSetup, ScoreItem
 from boneyard.tiles import Tile, double_set, heaviness, lightness
 
@@ -89,7 +89,12 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int):
             raise VariantError(f"the number of players must be a whole number, not {players!r}")
         if not low <= players <= high:
-            raise VariantError(f"{self.name} is for {low} to {high} players, not {players}")
+            top = getattr(self.options, "set", None)
+            larger = [(other, set_player_range(other, self.max_players, self.min_players)) for other in (9, 12)
+                      if top is not None and other > top and set_player_range(other, self.max_players)[1] >= players]
+            more = (f" (with option 'set' {larger[0][0]}: {larger[0][1][0]} to {larger[0][1][1]})"
+                    if larger and players > high else "")
+            raise VariantError(f"{self.name} is for {low} to {high} players, not {players}{more}")
         self.players = players
         sizes = getattr(self.options, "deal_sizes", None)
         if sizes is not None and len(sizes) > max(1, high - 1):
@@ -406,6 +411,13 @@ def sized_deal(deal_sizes: tuple[int, ...] | None, players: int, default: int, n
     return deal_sizes[players - 2]
 
 
+def check_deal_fits(players: int, hand_size: int, tiles: int, deal_sizes: tuple[int, ...] | None) -> None:
+    """Refuse hands that need more tiles than the set holds (only a ``deal_sizes`` option can ask for them)."""
+    if hand_size * players > tiles:
+        given = f"option 'deal_sizes' {'/'.join(map(str, deal_sizes))}: " if deal_sizes is not None else ""
+        raise OptionError(f"{given}{players} hands of {hand_size} need more than the {tiles} tiles of the set")
+
+
 def standard_deal_size(top: int, players: int, small: int) -> int:
     """Deal sizes of C13 for larger sets; ``small`` is the double-six size for 3-4 players."""
     if top == 9:
@@ -418,6 +430,21 @@ def standard_deal_size(top: int, players: int, small: int) -> int:
 def set_player_range(top: int, high: int = 4, low: int = 2) -> tuple[int, int]:
     """Player counts with a double-``top`` set: the variant's own for double-six, else C13's."""
     return (low, {9: 8, 12: 10}.get(top, high))
+
+
+def variant_row(cls: type[Rules]) -> dict[str, Any]:
+    """A variant as ``boneyard variants --json`` and the web lobby list it: its names, its player counts with
+    its default options (and, where it takes a ``set`` option, with each set: ``players_by_set``, e.g.
+    ``{"9": [2, 8]}``) and its options."""
+    low, high = cls(cls.min_players).player_range()
+    options = [spec.as_json() for spec in specs(cls.Options)]
+    row: dict[str, Any] = {"name": cls.name, "title": cls.title, "aliases": list(cls.aliases), "min_players": low,
+                           "max_players": high, "options": options}
+    sets = [top for spec in specs(cls.Options) if spec.name == "set" for top in spec.choices if isinstance(top, int)]
+    if sets:
+        row["players_by_set"] = {str(top): list(set_player_range(top, cls.max_players, cls.min_players))
+                                 for top in sets}
+    return row
 
 
 def draw_in_turn(first: int, players: int, wanted: Iterable[bool]) -> tuple[int, int] | None:

@@ -23,6 +23,7 @@ from boneyard.rules.base import (
     LeadCaller,
     Rules,
     SetupError,
+    check_deal_fits,
     hand_pips,
     highest_over,
     lowest_seats,
@@ -66,13 +67,8 @@ def configure_family(rules: Rules, opts: FamilyOptions, target: int) -> tuple[in
     if target < 1:
         raise OptionError(f"option 'target' must be at least 1, not {target}")
     hand_size = family_deal_size(opts.set, rules.players, opts.deal_sizes, rules.name)
-    check_deal_fits(rules.players, hand_size, len(double_set(opts.set)))
+    check_deal_fits(rules.players, hand_size, len(double_set(opts.set)), opts.deal_sizes)
     return opts.set, opts.boneyard_reserve, target, opts.win_check == "immediate", hand_size
-
-
-def check_deal_fits(players: int, hand_size: int, tiles: int) -> None:
-    if hand_size * players > tiles:
-        raise OptionError(f"{players} hands of {hand_size} need more than the {tiles} tiles of the set")
 
 
 def previous_leader(game: Game) -> int | None:
@@ -198,13 +194,14 @@ def lowest_double_number(tiles: list[Tile]) -> int:
 class BergenOptions:
     set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
-    boneyard_reserve: Literal[2, 0] = option(2, "tiles left in the boneyard that may never be drawn (BRG-3)")
+    boneyard_reserve: Literal[2, 0] = option(2, "tiles left in the boneyard that may never be drawn")
     lead_rule: LeadRule = option(
         "lowest_double", "who leads each hand: the lowest double, the highest double (both: redeal when nobody "
         "holds a double), or any tile with the lead rotating left from a random first leader")
     cover_lead_double_first: bool = option(False, "both sides of a lead double must be covered before the line grows")
     approach_cap: bool = option(True, "a header scores 1 when 1-2 points short of the target, 2 when 3 short")
-    block_rule: BlockRule = option("simple", "who wins a blocked hand: simple, american or german (BRG-10)")
+    block_rule: BlockRule = option("simple", "who wins a blocked hand: simple, american or german "
+                                             "(docs/variants/bergen.md)")
     winner_bonus: Literal[2, 1, 5] = option(2, "what the hand winner scores; 5 is for a domino only (a blocked "
                                                "hand's winner then scores 2)")
     target: int | None = target_option(None, "points to win (default 15 for 2 players, 10 for 3-4)")
@@ -220,7 +217,7 @@ class Bergen(Rules):
     Options = BergenOptions
     options: BergenOptions
     draw_mode = UNTIL_PLAYABLE
-    points_limit = "approach cap (BRG-8)"
+    points_limit = "approach cap"
 
     def configure(self) -> None:
         target = self.options.target
@@ -240,7 +237,7 @@ class Bergen(Rules):
         return any(tile.is_double for tiles in deal for tile in tiles)
 
     def redeal_reason(self) -> str:
-        return f"nobody was dealt a double, so {self.options.lead_rule} cannot lead: Bergen redeals (BRG-4)"
+        return f"nobody was dealt a double, so {self.options.lead_rule} cannot lead: Bergen redeals"
 
     def leader_by_lot(self, number: int) -> bool:
         return bergen_leader_by_lot(self.options.lead_rule, number)

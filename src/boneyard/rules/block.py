@@ -16,6 +16,7 @@ from boneyard.rules.base import (
     LeadCaller,
     Lightness,
     Rules,
+    check_deal_fits,
     end_name,
     hand_pips,
     highest_over,
@@ -142,9 +143,7 @@ class Block(Rules):
         self.immediate_win = opts.win_check == "immediate"
         default = 7 if opts.partnerships else standard_deal_size(self.top, self.players, 5)
         self.hand_size = sized_deal(opts.deal_sizes, self.players, default, self.name)
-        tiles = len(self.tile_set())
-        if self.hand_size * self.players > tiles:
-            raise OptionError(f"{self.players} hands of {self.hand_size} need more than the {tiles} tiles of the set")
+        check_deal_fits(self.players, self.hand_size, len(self.tile_set()), opts.deal_sizes)
 
     def tile_set(self) -> tuple[Tile, ...]:
         return double_set(self.top)

@@ -93,7 +93,7 @@ def double_bergen_hand_end(end_scoring: str, seat: int | None, pips: Sequence[in
 class DoubleBergenOptions:
     set: Literal[6, 9, 12] = option(6, "highest pip of the set: double-six, -nine or -twelve")
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
-    boneyard_reserve: Literal[0, 2] = option(0, "tiles left in the boneyard that may never be drawn (DBG-3)")
+    boneyard_reserve: Literal[0, 2] = option(0, "tiles left in the boneyard that may never be drawn")
     lone_double_scores: bool = option(False, "a double at an arm tip scores 2 even when no other tip shows its suit")
     spinner_sides_first: bool = option(False, "the spinner's two short ends open only after both long sides are taken")
     end_scoring: Literal["winner_plus_1", "tile_penalty"] = option(

@@ -20,6 +20,7 @@ from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     Rules,
     SetupError,
+    check_deal_fits,
     highest_over,
     register,
     unique_lowest,
@@ -28,7 +29,6 @@ from boneyard.rules.bergen import (
     NO_DOUBLE,
     SeatCount,
     WinCheck,
-    check_deal_fits,
     doubles_held,
     family_deal_size,
     family_result,
@@ -53,7 +53,7 @@ def master_lead_double(lead_tile: str, doubles: Sequence[int]) -> int | None:
 @dataclass(frozen=True, slots=True)
 class FlowerScorpionOptions:
     deal_sizes: DealSizes | None = option(None, "tiles per hand: one number, or one per player count from 2")
-    winner_bonus: Literal[2, 1] = option(2, "what the round winner scores (FS-12)")
+    winner_bonus: Literal[2, 1] = option(2, "what the round winner scores")
     long_pairs: Literal["cross", "all_pairs"] = option(
         "cross", "long flower/scorpion: pairings of one exposed half from each end (1/2/4), or every pairing of "
                  "exposed halves, including the two halves of a double at an end")
@@ -148,14 +148,14 @@ class FlowerScorpion(Rules):
     options: FlowerScorpionOptions
     uses_dice = True
     draw_mode = UNTIL_PLAYABLE
-    points_limit = "score floor (FS-9 j)"
+    points_limit = "score floor"
 
     def configure(self) -> None:
         opts = self.options
         self.target = opts.target
         self.immediate_win = opts.win_check == "immediate"
         self.hand_size = family_deal_size(6, self.players, opts.deal_sizes, self.name)
-        check_deal_fits(self.players, self.hand_size, len(self.tile_set()))
+        check_deal_fits(self.players, self.hand_size, len(self.tile_set()), opts.deal_sizes)
 
     def deal_size(self) -> int:
         return self.hand_size

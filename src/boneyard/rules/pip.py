@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from boneyard.errors import OptionError
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import option
 from boneyard.rules.base import Rules, SetupError, draw_in_turn, hand_pips, lowest_seats, register, result
@@ -42,7 +41,10 @@ class PipOptions:
     open_wild_end: Literal["matches_anything", "declared_on_play"] = option(
         "matches_anything",
         "an outward W half takes any tile; declared_on_play (the player names its number) is not "
-        "supported: move notation has no place for the declaration")
+        "supported: move notation has no place for the declaration",
+        withheld={"declared_on_play": "is not supported; a play is written J-O@k (docs/record.md) and has no place to "
+                                      "name the number a wild half stands for, so such a game could not be "
+                                      "recorded or replayed (use 'matches_anything')"})
     letter_end: Literal["closed", "open_wild"] = option(
         "closed", "the outward letter half of a directional tile takes no tile, or acts as an open wild end")
     nested_double: Literal["stack", "forbid"] = option(
@@ -157,11 +159,6 @@ class Pip(Rules):
 
     def configure(self) -> None:
         opts = self.options
-        if opts.open_wild_end == "declared_on_play":
-            raise OptionError(
-                "option 'open_wild_end': 'declared_on_play' is not supported; a play is written J-O@k "
-                "(RECORD.md) and has no place to name the number a wild half stands for, so such a game "
-                "could not be recorded or replayed (use 'matches_anything')")
         directional = opts.directional_value
         self.tile_value = lambda tile: pip_value(tile, directional)
         self.forced_draw_ends_turn = opts.draw_tile_skips

@@ -64,16 +64,16 @@ def register(app: typer.Typer) -> None:
         players: Annotated[str, typer.Option(help="players: level specs (expert:time=0.2) or module:function, "
                                                   "comma-separated")] = "random,greedy",
         variant: Annotated[str, typer.Option(help="variant name or alias")] = "all-fives",
-        games: Annotated[int, typer.Option("--games", "-g", min=1, help="games per match")] = 100,
+        games: Annotated[int, typer.Option("--games", "-g", help="games per match")] = 100,
         seed: Annotated[int, typer.Option(help="seed of the whole tournament")] = 0,
         format: Annotated[str, typer.Option("--format", help="round-robin or gauntlet (first player against "
                                                              "each other)")] = "round-robin",
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE")] = None,
-        seats: Annotated[int | None, typer.Option(min=2, help="players at each table (default: the "
-                                                               "variant's fewest)")] = None,
+        seats: Annotated[int | None, typer.Option(help="players at each table (default: the variant's "
+                                                        "fewest the options allow)")] = None,
         duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate",
                                                 help="play every deal from every seat")] = True,
-        workers: Annotated[int | None, typer.Option(min=1, help="processes (default: every core)")] = None,
+        workers: Annotated[int | None, typer.Option(help="processes (default: every core)")] = None,
         backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
         address: Annotated[str | None, typer.Option(help="Ray cluster address to join (ray backend)")] = None,
         rating: Annotated[str, typer.Option(help="bradley-terry or elo")] = "bradley-terry",

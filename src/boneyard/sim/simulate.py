@@ -16,7 +16,6 @@ local process pool; the summary is the same.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +29,7 @@ from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import make_rules
 from boneyard.sim.engines import engine_for, play_game, played_of, reference_game, rules_for
 from boneyard.sim.pool import finished, stop, worker_pool
+from boneyard.sim.stats import wilson
 
 
 @dataclass(slots=True)
@@ -46,10 +46,14 @@ class GameSummary:
 
 
 def seat_specs(ai: str | Sequence[str] | None, players: int) -> list[str]:
-    """One player spec per seat; a shorter list repeats its last entry."""
+    """One player spec per seat; a shorter list repeats its last entry, a longer one is refused (a level
+    that would never play)."""
     specs = split_specs(ai) if isinstance(ai, str) else list(ai or ["random"])
     if not specs:
         specs = ["random"]
+    if len(specs) > players:
+        raise OptionError(f"ai names {len(specs)} levels ({', '.join(specs)}) but a {players}-player game has "
+                          f"{players} seats to fill")
     return [specs[min(seat, len(specs) - 1)] for seat in range(players)]
 
 
@@ -112,8 +116,32 @@ def rotations(specs: Sequence[str], players: int) -> list[int]:
 
 
 BACKENDS = ("local", "ray")
-#: the most games (or deals) one run plays: days of play, and the list of jobs still fits in memory
+#: the most games one run plays in all (a duplicate deal counts once per rotation, a tournament every game of every
+#: match): days of play, and the list of jobs still fits in memory
 MAX_GAMES = 10_000_000
+
+
+def workers_error(workers: int | None) -> str | None:
+    """Why ``workers`` is no number of worker processes (``None``: one per core), or ``None``."""
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        return f"--workers: the number of worker processes must be at least 1, not {workers!r}"
+    return None
+
+
+def backend_error(backend: str, address: str | None) -> str | None:
+    """Why ``backend`` (with the Ray cluster ``address``) cannot run the games, or ``None``."""
+    if backend not in BACKENDS:
+        return f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})"
+    if address is not None and backend != "ray":
+        return f"a cluster address ({address}) is for the ray backend: add --backend ray"
+    return None
+
+
+def games_error(total: int, how: str) -> str | None:
+    """Why ``total`` games (``how``: how they add up, for the message) are too many for one run, or ``None``."""
+    if total > MAX_GAMES:
+        return f"{how} make {total:,} games in all, more than the {MAX_GAMES:,} one run may play"
+    return None
 
 
 def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str | Sequence[str] | None = None,
@@ -128,21 +156,25 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     cluster at ``address`` or starting a local Ray).  ``progress(done, total)`` is called as games
     finish; the results never depend on the backend, the workers or the order games finish in.  ``records``: a
     folder (new, or empty of records) to write every game's record into, ``game-000001.boneyard.json`` … (with
-    ``-r1``, ``-r2`` … for the rotations of a duplicate deal); those games are played on the reference engine."""
+    ``-r1``, ``-r2`` … for the rotations of a duplicate deal); those games are played on the reference engine.
+    Everything is checked before any game is played: among others, ``ai`` names no more levels than there are
+    seats, and the games in all (deals times rotations) are at most :data:`MAX_GAMES`."""
     rules = make_rules(variant, players, options)  # validate before forking
     used = engine_for(rules, engine)
     if not 1 <= games <= MAX_GAMES:
-        raise OptionError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games:,}")
+        raise OptionError(f"--games: the number of games must be from 1 to {MAX_GAMES:,}, not {games:,}")
     if (wrong := seed_error(seed)) is not None:
         raise OptionError(wrong)
-    if backend not in BACKENDS:
-        raise OptionError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
-    if address is not None and backend != "ray":
-        raise OptionError(f"a cluster address ({address}) is for the ray backend: add --backend ray")
+    for wrong in (backend_error(backend, address), workers_error(workers)):
+        if wrong is not None:
+            raise OptionError(wrong)
     specs = seat_specs(ai, players)
     for spec in set(specs):
         make_player(spec)
     turns = rotations(specs, players) if duplicate else [0]
+    if (wrong := games_error(games * len(turns), f"{games:,} deals, each played from {len(turns)} seat "
+                                                 "rotations,")) is not None:
+        raise OptionError(wrong)
     jobs = [(index, rotate) for index in range(games) for rotate in turns]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     workers = min(workers, max(1, len(jobs)))
@@ -264,17 +296,6 @@ def ray_map(function: Callable[..., _R], calls: Sequence[tuple[Any, ...]], on_do
     finally:
         if started:
             ray.shutdown()
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default); (0, 1) when nothing was played."""
-    if games <= 0:
-        return (0.0, 1.0)
-    rate = wins / games
-    centre = rate + z * z / (2 * games)
-    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
-    denominator = 1 + z * z / games
-    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
 def ai_stats(specs: Sequence[str], players: int, summaries: Sequence[GameSummary],

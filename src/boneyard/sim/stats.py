@@ -1,7 +1,8 @@
 """Statistics for tournaments: win-rate intervals, ratings and bootstrap intervals.
 
 * :func:`wilson` — the Wilson score interval of a proportion (95 % by default), which behaves
-  well at 0 and 1 where the normal approximation does not.
+  well at 0 and 1 where the normal approximation does not (``boneyard simulate`` uses it too: NumPy,
+  which the ratings need, is imported only by the functions that use it).
 * :func:`bradley_terry` — Bradley–Terry strengths fitted by Hunter's MM algorithm from
   pairwise wins (ties count half a win to each side), with one virtual tie between every pair
   that met so that a player who never lost still gets a finite rating.  Strengths are reported
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 Z95 = 1.959963984540054
 ELO_SCALE = 400.0 / math.log(10.0)
@@ -43,18 +45,24 @@ RatingMethod = Callable[[int, Sequence[Sequence[Pair]]], list[float]]
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> Interval:
-    """The Wilson score interval of ``successes`` out of ``trials`` (``(0, 1)`` with no trials)."""
+    """The Wilson score interval of ``successes`` out of ``trials`` (``(0, 1)`` with no trials).  Its bound is
+    exactly 0 with no successes and exactly 1 when every trial succeeded (as the formula gives, which rounding
+    would miss by a hair, leaving the rate outside its own interval)."""
     if trials <= 0:
         return Interval(0.0, 1.0)
     p = successes / trials
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return Interval(low, high)
 
 
 def pair_matrices(players: int, games: Sequence[Sequence[Pair]]) -> tuple[np.ndarray, np.ndarray]:
     """``wins[i, j]`` (i's score against j, ties as halves) and ``meetings[i, j]``."""
+    import numpy as np
+
     wins = np.zeros((players, players))
     meetings = np.zeros((players, players))
     for game in games:
@@ -74,6 +82,8 @@ def bradley_terry(players: int, games: Sequence[Sequence[Pair]], *, prior: float
     keeps an unbeaten player's rating finite.  Players in separate components that never met
     share a common scale only through the centring; a tournament always connects them.
     """
+    import numpy as np
+
     wins, meetings = pair_matrices(players, games)
     met = meetings > 0
     wins = wins + np.where(met, prior / 2, 0.0)
@@ -113,6 +123,8 @@ def bootstrap(method: RatingMethod, players: int, games: Sequence[Sequence[Pair]
     """Percentile intervals of ``method``'s ratings over games resampled with replacement."""
     if not games or samples <= 0:
         return [Interval(math.nan, math.nan)] * players
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     draws = np.empty((samples, players))
     for sample in range(samples):

@@ -40,13 +40,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from boneyard.chance import seed_error
-from boneyard.errors import BoneyardError, OptionError
+from boneyard.errors import BoneyardError, OptionError, VariantError
 from boneyard.options import non_defaults
 from boneyard.players.base import LEVELS, Player, load_levels, make_player, split_specs
-from boneyard.rules.base import find_variant, make_rules
+from boneyard.rules.base import find_variant, make_rules, set_player_range
 from boneyard.sim import engines
 from boneyard.sim.pool import finished, stop, worker_pool
-from boneyard.sim.simulate import MAX_GAMES, player_names, ray_map
+from boneyard.sim.simulate import MAX_GAMES, backend_error, games_error, player_names, ray_map, workers_error
 from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
 
 Format = Literal["round-robin", "gauntlet"]
@@ -149,23 +149,50 @@ def make_settings(variant: str, players: Sequence[str] | str, *, games: int = 10
         raise TournamentError(f"games must be a whole number from 1 to {MAX_GAMES:,}, not {games!r}")
     if (wrong := seed_error(seed)) is not None:
         raise TournamentError(wrong)
-    if seats is None:
-        seats = make_rules(variant, find_variant(variant).min_players, options).player_range()[0]
-    rules = make_rules(variant, seats, options)
-    seat_count = seats
+    rules = make_rules(variant, fewest_seats(variant, options) if seats is None else seats, options)
+    seat_count = rules.players
     if format == "round-robin" and seat_count > len(specs):
         raise TournamentError(f"a round robin at {seat_count} seats needs {seat_count} players, got {len(specs)} "
                               "(use --format gauntlet, or fewer --seats)")
+    settings = Settings(rules.name, tuple(specs), games, seed, format, seat_count, duplicate,
+                        non_defaults(rules.options))
+    count, per_match = match_count(settings), games_per_match(settings)
+    if (wrong := games_error(count * per_match, f"{count:,} {'match' if count == 1 else 'matches'} of "
+                                                f"{per_match:,} games")) is not None:
+        raise TournamentError(f"{wrong} (fewer --games or players)")
     for spec in dict.fromkeys(specs):
         build_player(spec, seed=0)
-    return Settings(rules.name, tuple(specs), games, seed, format, seat_count, duplicate,
-                    non_defaults(rules.options))
+    return settings
+
+
+def fewest_seats(variant: str, options: Mapping[str, object] | None = None) -> int:
+    """The fewest players ``variant`` is played by with ``options``: from the variant's minimum upward, the first
+    count :func:`make_rules` takes (4 for Block with ``partnerships``).  Options no count takes are refused with
+    the reason they give at the variant's minimum."""
+    refused: BoneyardError | None = None
+    cls = find_variant(variant)
+    most = set_player_range(12, cls.max_players, cls.min_players)[1]  # the most any set seats (double-twelve: 10)
+    for count in range(cls.min_players, most + 1):
+        try:
+            return make_rules(variant, count, options).players
+        except VariantError as error:  # past the most players the variant seats: no count takes the options
+            raise refused or error from None
+        except BoneyardError as error:  # (an unknown option is refused at every count: its reason is kept)
+            refused = refused or error
+    assert refused is not None
+    raise refused
 
 
 def games_per_match(settings: Settings) -> int:
     """Games in each match: ``games``, rounded up to whole sets of deals when duplicating."""
     seats = settings.seats
     return -(-settings.games // seats) * seats if settings.duplicate else settings.games
+
+
+def match_count(settings: Settings) -> int:
+    """How many matches :func:`matches` lists (counted, not built)."""
+    count = len(settings.players)
+    return count - 1 if settings.format == "gauntlet" else math.comb(count, settings.seats)
 
 
 def matches(settings: Settings) -> list[tuple[int, ...]]:
@@ -263,7 +290,10 @@ def run_ray(settings: Settings, tasks: Sequence[Task], on_result: OnResult, addr
 
 # ---------------------------------------------------------------- the results file
 class Store:
-    """``games.jsonl`` in an output folder: a header line with the settings, then one game per line."""
+    """``games.jsonl`` in an output folder: a header line with the settings, then one game per line.
+
+    A last line cut short (by an interruption) is dropped.  So is a header cut short when nothing follows it: the
+    file held no game yet, so the header is written again; a damaged line with anything after it is refused."""
 
     def __init__(self, folder: Path, settings: Settings) -> None:
         self.folder = folder
@@ -274,11 +304,15 @@ class Store:
         if self.path.exists() and self.path.stat().st_size:
             self._load()
         else:
-            header = {"boneyard_tournament": 1, "settings": settings.identity()}
-            self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+            self._write_header()
+
+    def _write_header(self) -> None:
+        header = {"boneyard_tournament": 1, "settings": self.settings.identity()}
+        self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
 
     def _load(self) -> None:
         good = 0
+        header = False
         with self.path.open("rb") as handle:
             lines = handle.read().split(b"\n")
         for number, raw in enumerate(lines, 1):
@@ -292,19 +326,17 @@ class Store:
                     raise TournamentError(f"{self.path}, line {number}: not JSON; "
                                           "the results file is damaged") from None
                 break  # a line cut short by an interruption: drop it
-            if number == 1:
-                stored = data.get("settings") if isinstance(data, dict) else None
-                wanted = self.settings.identity()
-                if stored != wanted:
-                    differ = [f"{key} {json.dumps(stored.get(key))} there, {json.dumps(value)} now"
-                              for key, value in wanted.items() if stored.get(key) != value] \
-                        if isinstance(stored, dict) else []
-                    what = "; ".join(differ) if differ else json.dumps(stored)
-                    raise TournamentError(f"{self.path} holds a different tournament ({what}); "
-                                          "use another --out folder or the same settings")
+            if not header:
+                self._check_header(data)
+                header = True
+            elif (wrong := result_error(data, self.settings)) is not None:
+                raise TournamentError(f"{self.path}, line {number}: {wrong}; the results file is damaged")
             else:
-                self.records[(str(data["match"]), int(data["game"]))] = data
+                self.records[(data["match"], data["game"])] = data
             good += len(raw) + 1
+        if not header:  # nothing but a header cut short: no game is lost by writing it again
+            self._write_header()
+            return
         with self.path.open("r+b") as handle:  # cut off a partial last line so appends stay whole
             handle.truncate(min(good, self.path.stat().st_size))
             handle.seek(0, os.SEEK_END)
@@ -314,11 +346,52 @@ class Store:
                 if handle.read(1) != b"\n":
                     handle.write(b"\n")
 
+    def _check_header(self, data: object) -> None:
+        """Refuse a header whose settings are not these, naming those that differ."""
+        stored = data.get("settings") if isinstance(data, dict) else None
+        wanted = self.settings.identity()
+        if stored != wanted:
+            differ = [f"{key} {json.dumps(stored.get(key))} there, {json.dumps(value)} now"
+                      for key, value in wanted.items() if stored.get(key) != value] \
+                if isinstance(stored, dict) else []
+            what = "; ".join(differ) if differ else json.dumps(stored)
+            raise TournamentError(f"{self.path} holds a different tournament ({what}); "
+                                  "use another --out folder or the same settings")
+
     def add(self, record: dict[str, Any]) -> None:
         self.records[(str(record["match"]), int(record["game"]))] = record
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
             handle.flush()
+
+
+def result_error(data: object, settings: Settings) -> str | None:
+    """Why ``data`` (a line of ``games.jsonl``) is not the result of a game of ``settings``, or ``None``: a match,
+    a game number, the player in each seat, each seat's score and the winning seats, as :func:`play_game` writes
+    them and :func:`report` reads them."""
+    if not isinstance(data, dict):
+        return f"expected a game's result (a JSON object), got {json.dumps(data)[:40]}"
+    seats, players = settings.seats, len(settings.players)
+
+    def numbers(value: object, below: int | None = None, length: int | None = None) -> bool:
+        """A list of whole numbers (from 0 to ``below`` - 1 where given; ``length`` of them where given)."""
+        return isinstance(value, list) and (length is None or len(value) == length) and all(
+            isinstance(item, int) and not isinstance(item, bool) and (below is None or 0 <= item < below)
+            for item in value)
+
+    wanted: tuple[tuple[str, bool, str], ...] = (
+        ("match", isinstance(data.get("match"), str), "a string"),
+        ("game", numbers([data.get("game")], MAX_GAMES), "a game number"),
+        ("seats", numbers(data.get("seats"), players, seats), f"a list of {seats} player numbers below {players}"),
+        ("scores", numbers(data.get("scores"), None, seats), f"a list of {seats} whole numbers"),
+        ("winners", numbers(data.get("winners"), seats), f"a list of seat numbers below {seats}"),
+    )
+    for key, fits, what in wanted:
+        if key not in data:
+            return f"missing key {key!r}"
+        if not fits:
+            return f"{key!r} must be {what}, got {json.dumps(data[key])[:40]}"
+    return None
 
 
 # ---------------------------------------------------------------- running
@@ -337,8 +410,9 @@ def run_tournament(settings: Settings, *, out: Path | None = None, workers: int 
                    on_result: OnResult | None = None, engine: str = "auto") -> Outcome:
     """Play every game not yet in ``out`` and return all of them in schedule order.  ``engine``
     (``auto``, ``fast`` or ``reference``) changes the speed, never the results."""
-    if backend not in ("local", "ray"):
-        raise TournamentError(f"unknown backend {backend!r} (choose local or ray)")
+    for wrong in (backend_error(backend, address), workers_error(workers)):
+        if wrong is not None:
+            raise TournamentError(wrong)
     engines.engine_for(engines.rules_for(settings.variant, settings.seats, settings.options), engine)
     tasks = schedule(settings)
     store = Store(out, settings) if out is not None else None
@@ -388,11 +462,16 @@ def _summary(values: Sequence[float]) -> dict[str, float]:
             "median": float(statistics.median(values)), "max": float(max(values))}
 
 
+def check_rating(rating: str) -> None:
+    """Refuse an unknown rating method (before any game is played)."""
+    if rating not in RATING_METHODS:
+        raise TournamentError(f"unknown rating method {rating!r} (choose from {', '.join(RATING_METHODS)})")
+
+
 def report(outcome: Outcome, *, rating: str = "bradley-terry", bootstrap_samples: int = 200) -> dict[str, Any]:
     """The tournament's table, head-to-head scores, ratings and score distributions (JSON-ready)."""
     settings = outcome.settings
-    if rating not in RATING_METHODS:
-        raise TournamentError(f"unknown rating method {rating!r} (choose from {', '.join(RATING_METHODS)})")
+    check_rating(rating)
     names = player_names(settings.players)
     count = len(names)
     played = [0] * count
@@ -553,7 +632,9 @@ def tournament(variant: str, players: Sequence[str] | str, *, games: int = 100, 
                address: str | None = None, out: Path | None = None, rating: str = "bradley-terry",
                plots: bool = True, progress: Callable[[int, int], None] | None = None,
                engine: str = "auto") -> dict[str, Any]:
-    """Run (or resume) a tournament, write its files into ``out`` and return the report."""
+    """Run (or resume) a tournament, write its files into ``out`` and return the report.  Every setting is
+    checked before any game is played or any folder made."""
+    check_rating(rating)
     settings = make_settings(variant, players, games=games, seed=seed, format=format, seats=seats,
                              duplicate=duplicate, options=options)
     folder = out if out is not None else default_out(settings)

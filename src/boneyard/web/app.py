@@ -45,12 +45,11 @@ from starlette.websockets import WebSocketState
 from boneyard import jsontext, record
 from boneyard.chance import seed_error
 from boneyard.errors import BoneyardError
-from boneyard.options import specs
 from boneyard.players.base import LEVELS, load_levels, make_player
 from boneyard.render.geometry import PIP_POSITIONS, PIP_RADIUS, layout_geometry
 from boneyard.render.svg import table_svg
 from boneyard.review.worker import Reviewer
-from boneyard.rules.base import VARIANTS, find_variant
+from boneyard.rules.base import VARIANTS, find_variant, variant_row
 from boneyard.web.guard import Guard
 from boneyard.web.limits import Admission, Limits, TokenBucket
 from boneyard.web.narrate import json_text
@@ -65,12 +64,7 @@ NO_GAME: Final = 4404
 
 def variant_rows() -> list[dict[str, Any]]:
     """The data of ``boneyard variants --json``."""
-    rows = []
-    for name, cls in VARIANTS.items():
-        low, high = cls(cls.min_players).player_range()
-        rows.append({"name": name, "title": cls.title, "aliases": list(cls.aliases), "min_players": low,
-                     "max_players": high, "options": [spec.as_json() for spec in specs(cls.Options)]})
-    return rows
+    return [variant_row(cls) for cls in VARIANTS.values()]
 
 
 def levels() -> list[str]:

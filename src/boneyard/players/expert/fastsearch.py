@@ -28,6 +28,8 @@ valued on that deal:
   score a placement that leaves the next seat none comes first.  :meth:`FastRoot._playout` is the
   policy's definition; where the compiled kernel is built the same policy runs there
   (:meth:`.FastGame.greedy_finishes`, the hand's end scored by :meth:`.FastGame.finish_outcome`).
+  Both draw the same random numbers (a :class:`~boneyard.chance.SplitMix` stream seeded once per root
+  move and deal breaks the ties and orders the stock), so a seed values a deal alike with or without it.
 
 The value is the reference search's objective (:class:`~.objective.Objective`: for PIP, whose lowest
 score wins, the best opponent's points minus the seat's), plus :data:`HAND_WIN` for winning the hand
@@ -45,6 +47,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from boneyard.chance import SplitMix
 from boneyard.errors import BoneyardError
 from boneyard.fast import FastGame, FastPip, unsupported
 from boneyard.fast.pip import PIP_TILES, SPAN, TARGETS
@@ -85,7 +88,7 @@ FRONT_KEEP = 8
 _OWNERS = itertools.count(1)  #: tokens tagging each root's entries in the compiled solver's table
 _CLOCK_MASK = 1023  #: the exact search looks at the clock once every 1,024 nodes
 _POINT = 1 << 12  #: a playout key's unit of points (a tile's rank stays below it)
-_DRAW_KEY = -10_000 * _POINT  #: a draw or pass in the playout's order: after every placement
+_DRAW_KEY = -(1 << 40)  #: a draw or pass in the playout's order: after every placement (the kernel's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -546,23 +549,34 @@ class FastRoot:
             return self.value()
         self.noisy = True
         total = 0.0
+        seed = rng.getrandbits(64)
         if self._kernel:  # the same policy in the compiled kernel, the position left untouched
             outcome = game.finish_outcome
             defend = (1 << game.players) - 1 if self.defend and not self._pip else 0
-            for end, seat, hands, scores, _ in game.greedy_finishes(self._ranks[self.doubles_first],
-                                                                    rng.getrandbits(64), self.playouts, defend=defend):
+            for end, seat, hands, scores, _ in game.greedy_finishes(self._ranks[self.doubles_first], seed,
+                                                                    self.playouts, defend=defend):
                 total += self._valued(*outcome(end, seat, hands, scores))
             return total / self.playouts
-        hidden = game.stock[game.stock_pos:]
-        for number in range(self.playouts):
-            if number and len(hidden) > 1:  # the stock's order is hidden: every playout draws its own
-                rng.shuffle(hidden)
-                game.stock[game.stock_pos:] = hidden
-            total += self._playout(rng)
+        # the kernel's random numbers, drawn alike (so a seed plays the same with or without it): one splitmix64
+        # stream from the seed orders the stock anew for every playout after the first and breaks the ties (in PIP,
+        # :meth:`.FastPip.greedy_finishes`, it seeds each playout's per-seat streams, which break them)
+        mix = SplitMix(seed)
+        stock = game.stock
+        start = game.stock_pos
+        dealt = stock[start:]
+        try:
+            for number in range(self.playouts):
+                if number:  # the stock's order is hidden: every playout draws its own
+                    mix.shuffle(stock, start)
+                streams = [SplitMix(mix.next()) for _ in range(game.players)] if self._pip else None
+                total += self._playout(mix, streams)
+        finally:
+            stock[start:] = dealt
         return total / self.playouts
 
-    def _playout(self, rng: random.Random) -> float:
-        """One greedy playout to the end of the hand, taken back afterwards."""
+    def _playout(self, mix: SplitMix, streams: Sequence[SplitMix] | None = None) -> float:
+        """One greedy playout to the end of the hand, taken back afterwards: ties broken by ``mix``, or where
+        ``streams`` are given (PIP) by the seat's own stream, among the tied actions in the choice order."""
         game = self.game
         unit = self._unit
         give_base = self._give_base
@@ -594,9 +608,9 @@ class FastRoot:
                 best_key = max(keys)
                 if keys.count(best_key) == 1:  # most choices: no tie to break, no list to build
                     action = actions[keys.index(best_key)]
-                else:
-                    action = rng.choice([action for action, key in zip(actions, keys, strict=True)
-                                         if key == best_key])
+                else:  # the kernel's draw among the tied actions, in the order it lists them
+                    tied = [action for action, key in zip(actions, keys, strict=True) if key == best_key]
+                    action = mix.pick(tied) if streams is None else streams[game.turn].pick(game.choice_order(tied))
             else:
                 action = actions[0]
             apply(action)

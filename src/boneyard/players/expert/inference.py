@@ -18,7 +18,7 @@ tiles that arrived together, each with the set of tiles it cannot contain:
 A tile this seat gave away is known to be in the receiver's hand until it is placed.
 
 :func:`infer` returns an :class:`Inference`: the unseen pool, the known holdings and the groups
-of every other seat, plus :meth:`Inference.lacks` — "seat B cannot hold a 4".
+of every other seat, plus :meth:`Inference.lacks` — "seat 1 cannot hold a 4".
 """
 
 from __future__ import annotations

@@ -154,24 +154,27 @@ function namePlaceholders() {
 
 function renderVariantForm(event) {
   const variant = variants.find((v) => v.name === $("#variant").value);
+  const options = $("#options");
+  if (options.dataset.variant !== variant.name) {
+    options.replaceChildren(...variant.options.map(optionInput));
+    options.dataset.variant = variant.name;
+    $("#opt-set")?.addEventListener("change", renderVariantForm);  // a larger set seats more players
+  }
+  // the player counts of the chosen set (double-nine: 2-8, double-twelve: 2-10), else the variant's own
+  const [low, high] = variant.players_by_set?.[$("#opt-set")?.value] ?? [variant.min_players, variant.max_players];
   const players = $("#players");
-  players.min = variant.min_players;
-  players.max = variant.max_players;
+  players.min = low;
+  players.max = high;
   const typed = Number(players.value);
   const typing = event?.type === "input";
   // while the count is typed, the rows follow a count in range and the field is left as typed
-  if (typing && !(Number.isInteger(typed) && typed >= variant.min_players && typed <= variant.max_players)) return;
-  const count = Math.min(Math.max(typed || 2, variant.min_players), variant.max_players);
+  if (typing && !(Number.isInteger(typed) && typed >= low && typed <= high)) return;
+  const count = Math.min(Math.max(typed || 2, low), high);
   if (!typing) players.value = count;
   const seats = $("#seats");
   while (seats.children.length > count) seats.lastChild.remove();
   while (seats.children.length < count) seats.append(seatRow(seats.children.length));
   namePlaceholders();
-  const options = $("#options");
-  if (options.dataset.variant !== variant.name) {
-    options.replaceChildren(...variant.options.map(optionInput));
-    options.dataset.variant = variant.name;
-  }
 }
 
 function chosenOptions() {
