@@ -519,3 +519,13 @@ def test_the_tournament_api_refuses_what_the_command_refuses() -> None:
         make_settings("block", ["greedy"])
     with pytest.raises(TournamentError, match="games must be a whole number"):
         make_settings("block", ["greedy", "random"], games=0)
+
+
+def test_the_expert_takes_a_bounded_number_of_samples() -> None:
+    """``samples=`` is bounded as ``time=`` is (600 s): a huge count would search for ever without a word."""
+    from boneyard.players.expert.search import MAX_SAMPLES
+
+    assert make_player(f"expert:samples={MAX_SAMPLES}") is not None
+    for bad in (f"expert:samples={MAX_SAMPLES + 1}", "expert:samples=99999999999999"):
+        with pytest.raises(OptionError, match=f"from 1 to {MAX_SAMPLES:,}"):
+            make_player(bad)

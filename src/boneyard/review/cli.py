@@ -21,14 +21,11 @@ def default_seat(data: dict[str, Any]) -> int:
     return seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats else 0
 
 
-MAX_SAMPLES = 100_000  #: the most deals a decision may be asked for (a few minutes a decision at most)
-
-
 def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds: float | None,
                samples: int | None, seed: int, write: Path | None, force: bool, hindsight: bool) -> str:
     """The command's work; returns what to print.  Bad input is a :class:`BoneyardError`."""
     from boneyard import record
-    from boneyard.players.expert.search import DEFAULT_TIME  # the search is imported only when it runs
+    from boneyard.players.expert.search import DEFAULT_TIME, MAX_SAMPLES  # the search: imported when it runs
     from boneyard.review.analysis import Settings, review
     from boneyard.review.report import annotate, review_json, review_text
 

@@ -64,6 +64,8 @@ from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
 DEFAULT_TIME = 0.5
+#: the most deals ``samples=`` may ask for a decision (as ``time=`` stops at 600 s: a few minutes a decision at most)
+MAX_SAMPLES = 100_000
 ENDGAME_TILES = 6  #: tiles left in all hands at most for the exact endgame search
 ENDGAME_NODES = 1500  #: node limit of one exact search (beyond it the playout decides)
 CANDIDATES = 10  #: root moves searched at most: the heuristic's best ones
@@ -522,8 +524,10 @@ class ExpertPlayer:
 
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
             raise OptionError(f"expert: time={time!r} must be more than 0 and at most 600 seconds (e.g. time=0.5)")
-        if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
-            raise OptionError(f"expert: samples={samples!r} is not a whole number ≥ 1")
+        if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                    or not 1 <= samples <= MAX_SAMPLES):
+            raise OptionError(f"expert: samples={samples!r} is not a whole number from 1 to {MAX_SAMPLES:,} "
+                              "(e.g. samples=200)")
         if race not in (0, 1) or isinstance(race, bool):
             raise OptionError(f"expert: race={race!r} is not 0 or 1")
         if playouts not in ("doubles", "greedy"):
