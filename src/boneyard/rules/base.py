@@ -89,11 +89,13 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int):
             raise VariantError(f"the number of players must be a whole number, not {players!r}")
         if not low <= players <= high:
-            top = getattr(self.options, "set", None)
-            larger = [(other, set_player_range(other, self.max_players, self.min_players)) for other in (9, 12)
-                      if top is not None and other > top and set_player_range(other, self.max_players)[1] >= players]
-            more = (f" (with option 'set' {larger[0][0]}: {larger[0][1][0]} to {larger[0][1][1]})"
-                    if larger and players > high else "")
+            top = getattr(self.options, "set", None)  # a larger set may seat them: say which
+            bigger = next((other for other in (9, 12) if top is not None and other > top and players > high
+                           and set_player_range(other, self.max_players)[1] >= players), None)
+            more = ""
+            if bigger is not None:
+                least, most = set_player_range(bigger, self.max_players, low)
+                more = f" (with option 'set' {bigger}: {least} to {most})"
             raise VariantError(f"{self.name} is for {low} to {high} players, not {players}{more}")
         self.players = players
         sizes = getattr(self.options, "deal_sizes", None)
