@@ -401,3 +401,12 @@ def test_a_player_count_that_is_no_whole_number_is_said_so(players: object) -> N
 def test_unknown_variant() -> None:
     with pytest.raises(VariantError, match="unknown variant 'blocks'"):
         make_rules("blocks", 2)
+
+
+def test_too_many_players_for_the_set_points_to_a_larger_set() -> None:
+    with pytest.raises(VariantError, match=r"^block is for 2 to 4 players, not 8 \(with option 'set' 9: 2 to 8\)$"):
+        make_rules("block", 8, {})
+    with pytest.raises(VariantError, match=r"^block is for 2 to 8 players, not 10 \(with option 'set' 12: 2 to 10\)$"):
+        make_rules("block", 10, {"set": 9})
+    with pytest.raises(VariantError, match=r"^block is for 2 to 4 players, not 12$"):  # no set seats 12
+        make_rules("block", 12, {})
