@@ -25,10 +25,13 @@ Message = dict[str, Any]
 class LiveServer:
     """``with LiveServer(db, limits) as server:`` serves the table at ``server.url`` until the block ends."""
 
-    def __init__(self, db: str, limits: Limits | None = None, *, ai_delay: float = 0.0) -> None:
+    def __init__(self, db: str, limits: Limits | None = None, *, ai_delay: float = 0.0,
+                 send_buffer: int | None = None) -> None:
         self.limits = limits or Limits(chosen_deals=True)  # tables dealt from a seed, the same every run
         self.app = create_app(db, ai_delay=ai_delay, limits=self.limits)
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if send_buffer is not None:  # the sockets it accepts inherit it: a client that does not read fills it soon
+            self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         self.listener.bind(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"

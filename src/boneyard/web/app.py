@@ -31,8 +31,9 @@ limits of :class:`~boneyard.web.limits.Limits` (``too_many_connections``, ``rate
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -53,6 +54,7 @@ from boneyard.rules.base import VARIANTS, find_variant, variant_row
 from boneyard.web.guard import Guard
 from boneyard.web.limits import Admission, Limits, TokenBucket
 from boneyard.web.narrate import json_text
+from boneyard.web.outbox import FELL_BEHIND, Outbox
 from boneyard.web.replayer import replay_steps
 from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room, Rooms, Seat, _hash
 from boneyard.web.store import SWITCH_INTERVAL, Store
@@ -382,7 +384,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             admission.release(client)
 
     async def seat_at_table(websocket: WebSocket, room: Room) -> None:
-        async def send_text(text: str) -> None:
+        async def write(text: str) -> None:
             try:
                 await websocket.send_text(text)
             except (WebSocketDisconnect, OSError) as error:
@@ -392,20 +394,37 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                     raise ConnectionClosed from error
                 raise
 
+        # the room never waits on this socket: its messages are queued and sent by the outbox's task
+        outbox = Outbox(write, backlog=limits.max_backlog, timeout=limits.send_timeout)
+
+        async def send_text(text: str) -> None:
+            outbox.put(text)
+
         async def send(message: dict[str, Any]) -> None:
-            await send_text(json_text(message))
+            outbox.put(json_text(message))
 
         async def refuse(code: str, message: str, request: Any = None) -> None:
             await send({"type": "error", "code": code, "message": message, "request": request})
+
+        async def receive() -> MutableMapping[str, Any] | None:
+            """The socket's next ASGI message; None once the outbox dropped the connection."""
+            receiving = asyncio.ensure_future(websocket.receive())
+            dropped = asyncio.ensure_future(outbox.dropped.wait())
+            await asyncio.wait((receiving, dropped), return_when=asyncio.FIRST_COMPLETED)
+            dropped.cancel()
+            if receiving.done():
+                return receiving.result()
+            receiving.cancel()
+            return None
 
         connection = Connection(send, send_text)
         messages = TokenBucket(limits.messages_per_second, limits.message_burst)
         hints = TokenBucket(limits.hints_per_second, limits.hint_burst)
         try:
-            await room.join(connection)  # a socket closed before it got the table ends here, quietly
+            await room.join(connection)
             while True:
-                received = await websocket.receive()
-                if received["type"] == "websocket.disconnect":
+                received = await receive()
+                if received is None or received["type"] == "websocket.disconnect":
                     break
                 if not messages.take():
                     await refuse("rate_limited", f"too many messages: at most {limits.message_burst} at once and "
@@ -436,6 +455,11 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             pass
         finally:
             await room.leave(connection)
+            reason = outbox.reason
+            await outbox.aclose()
+            if reason:  # it fell behind: closed with a code that says so (a socket that reads nothing may
+                with contextlib.suppress(Exception):  # not take the close frame either, hence the time limit)
+                    await asyncio.wait_for(websocket.close(code=FELL_BEHIND, reason=reason[:120]), 5)
 
     return app
 

@@ -94,6 +94,9 @@ class Limits:
     #: hints one connection may ask for, on average (one per 2 s: a hint a turn, however quick the computers)
     hints_per_second: float = 0.5
     hint_burst: int = 5  #: ... and in a row
+    #: messages waiting to be sent to one connection (its socket's buffers full): one more and it is dropped
+    max_backlog: int = 64
+    send_timeout: float = 30.0  #: seconds one message may wait to be taken by a connection before it is dropped
     allow_origins: tuple[str, ...] = ()  #: public origins or hosts served besides localhost (``--allow-origin``)
     #: whether a table of several people may be dealt from a seed its creator chose, or go on from an uploaded
     #: record (whose deal and seed its uploader chose): off, since whoever chose them knows every hand; tests
@@ -103,11 +106,11 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("max_message", "max_body", "max_record_body", "max_depth", "max_name", "max_connections",
-                     "max_connections_per_client", "message_burst", "hint_burst"):
+                     "max_connections_per_client", "message_burst", "hint_burst", "max_backlog"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise BoneyardError(f"limit {name} must be a whole number of at least 1, not {value!r}")
-        for name in ("messages_per_second", "hints_per_second"):
+        for name in ("messages_per_second", "hints_per_second", "send_timeout"):
             if not getattr(self, name) > 0:
                 raise BoneyardError(f"limit {name} must be a positive number, not {getattr(self, name)!r}")
         if isinstance(self.allow_origins, str):
