@@ -170,3 +170,35 @@ def test_a_seat_nobody_has_taken_is_waited_for_not_thinking(server: Server, brow
     page.wait_for_selector("#table-players .player.you >> text=Ann")
     page.wait_for_selector("#status >> text=Waiting for Bob to join")
     page.context.close()
+
+
+def test_a_table_of_friends_is_for_the_invited_and_its_link_seats_them(server: Server, browser: Any) -> None:
+    """The creator of a table of two people gets its invitation link on the table; a friend who opens the
+    link sits down; someone who opens the game from the lobby may only watch."""
+    page = open_page(browser, server.url + "/")
+    page.select_option("#variant", "draw")
+    assert page.locator("#invite-row").is_hidden()  # one person against the computer: nobody to invite
+    page.locator("#seats .seat-kind").nth(1).select_option("human")
+    assert page.locator("#invite-only").is_checked()  # two people: invited only, unless unticked
+    page.click("#create")
+    page.wait_for_url("**/game/*", timeout=10000)
+    page.wait_for_selector("#table-players .player.you")
+    page.wait_for_selector("#invite:not([hidden])")
+    link = page.input_value("#invite-link")
+    game_id = page.url.rsplit("/", 1)[1]
+    assert link.startswith(f"{server.url}/game/{game_id}?invite=")
+
+    stranger = open_page(browser, f"{server.url}/game/{game_id}")
+    stranger.wait_for_function("() => document.querySelector('#status').textContent.includes('invitation link')")
+    assert stranger.locator("#table-players .player.you").count() == 0
+    lobby = open_page(browser, server.url + "/")
+    lobby.wait_for_selector(f'#games a[href="/game/{game_id}?watch"]')  # the lobby offers to watch it
+    assert "invited only" in lobby.inner_text("#games")
+
+    friend = open_page(browser, link)
+    friend.wait_for_selector("#table-players .player.you")
+    you = friend.locator("#table-players .player.you .name").inner_text()
+    assert "Player 2" in you
+    page.wait_for_selector("#invite", state="hidden")  # every seat taken: no more link to give
+    for opened in (page, stranger, lobby, friend):
+        opened.context.close()

@@ -12,8 +12,9 @@ REST (JSON):
 - ``GET /api/games[?status=running|finished&offset=N&limit=N]``: the games, newest first, a page
   at a time (``limit`` 1-1000, default 200);
 - ``POST /api/games``: a new game ``{variant, seats: [{name, kind: human|computer, level}],
-  options, seed, hot_seat}`` (or ``players`` instead of ``seats``: seat 0 human, the rest
-  computers; ``hot_seat``: one connection may play every human seat);
+  options, seed, hot_seat, invite}`` (or ``players`` instead of ``seats``: seat 0 human, the rest
+  computers; ``hot_seat``: one connection may play every human seat; ``invite``: only those with the
+  invitation the answer carries, once, may sit down);
 - ``GET /api/games/{id}``: a game's public summary;
 - ``GET /api/games/{id}/record``: download the record (finished games; a running game only
   for the token of its one human seat, since a record holds every hidden tile);
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import sys
 from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
@@ -262,6 +264,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                            "created": stored.created, "updated": stored.updated, "moves": stored.moves,
                            "players": [{"name": name, "kind": seat.get("kind"), "claimed": bool(seat.get("token_hash"))}
                                        for name, seat in zip(players, stored.seats, strict=False)],
+                           "invite_only": isinstance(meta := stored.record.get("meta"), dict)
+                                          and isinstance(meta.get("invite_hash"), str),
                            "hands": len(stored.record.get("hands", []))})
         return listed
 
@@ -281,10 +285,14 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         hot_seat = body.get("hot_seat", False)
         if not isinstance(hot_seat, bool):
             raise _bad("'hot_seat' must be true or false")
+        invited = body.get("invite", False)
+        if not isinstance(invited, bool):
+            raise _bad("'invite' must be true (only people with the invitation may sit down) or false")
         if seed is not None and not limits.chosen_deals and sum(seat.kind == "human" for seat in seats) > 1:
             raise _bad(DEALT_BY_THE_SERVER + "leave out 'seed'", 422)
-        room = rooms.create(cls.name, seats, options, seed, hot_seat=hot_seat)
-        return room.public()
+        invite = secrets.token_urlsafe(18) if invited else None
+        room = rooms.create(cls.name, seats, options, seed, hot_seat=hot_seat, invite=invite)
+        return room.public() | ({"invite": invite} if invite is not None else {})
 
     @app.get("/api/games/{game_id}")
     async def game(game_id: str) -> dict[str, Any]:

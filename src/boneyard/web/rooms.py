@@ -14,7 +14,8 @@ Messages from a client (JSON objects, ``type`` says which; at most :data:`MAX_ME
 =============  ===========================================  ===================================
 type           fields                                       answer
 =============  ===========================================  ===================================
-``claim``      ``seat``: a free human seat                  ``claimed`` {seat, token}, states
+``claim``      ``seat``: a free human seat; ``invite``:     ``claimed`` {seat, token}, states
+               the table's invitation, where it has one
 ``resume``     ``token``: from an earlier ``claimed``       ``claimed`` {seat, token}, state
 ``leave``      —                                            ``state`` as a spectator
 ``move``       ``move``: notation (``4-2@1``, ``draw``…)    ``state`` to everyone
@@ -28,7 +29,12 @@ Anything wrong is answered with ``error`` {code, message} to that connection onl
 nothing: ``malformed``, ``oversized``, ``unknown_type``, ``bad_move``, ``illegal``,
 ``not_your_turn``, ``spectator``, ``seat_taken``, ``bad_seat``, ``bad_token``, ``no_undo``,
 ``hand_in_progress``, ``game_over``, ``hint_pending``, ``hint_stale``, ``hint_failed``,
-``not_stored``, ``one_seat``.
+``not_stored``, ``one_seat``, ``invite_needed``.
+
+A table made for invited people (``POST /api/games`` with ``"invite": true``) keeps its free seats
+for whoever has its invitation: a secret given once to its creator (the page puts it in the table's
+link), of which the room keeps only a hash.  Anyone else may watch; a seat once claimed comes back
+with its token, as at any table.
 
 Nothing slow runs on the event loop: a move is stored by the store's writer thread (awaited,
 so nobody is told of a move before it is committed), and hints and the moves of computer levels
@@ -79,9 +85,8 @@ SendText = Callable[[str], Awaitable[None]]
 #: own, the rest are the same for every connection and encoded once per broadcast.
 STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number", "you", "players", "hand", "legal",
                      "can_draw", "can_pass", "gives", "turn", "direction", "stock", "out_of_play", "target",
-                     "hands_in_game", "lowest_wins", "dice", "pending",
-                     "in_hand", "finished", "winner", "table", "hotspots", "history", "last", "can_undo", "summary",
-                     "count", "last_tile", "log", "owed")
+                     "hands_in_game", "lowest_wins", "dice", "pending", "in_hand", "finished", "winner", "invite_only",
+                     "table", "hotspots", "history", "last", "can_undo", "summary", "count", "last_tile", "log", "owed")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
                               "last", "can_undo", "log"})
 
@@ -253,15 +258,18 @@ class SharedState:
 
 
 #: the keys of a stored record's ``meta`` that the table writes itself (not kept from a loaded record)
-TABLE_META = frozenset({"web", "seats", "hot_seat"})
+TABLE_META = frozenset({"web", "seats", "hot_seat", "invite_hash"})
 
 
 class Room:
     """One game and everyone at its table."""
 
     def __init__(self, game_id: str, game: Game, seats: list[Seat], seed: int, store: Store,
-                 ai_delay: float = 0.6, *, hot_seat: bool = False, source: dict[str, Any] | None = None) -> None:
+                 ai_delay: float = 0.6, *, hot_seat: bool = False, source: dict[str, Any] | None = None,
+                 invite_hash: str | None = None) -> None:
         self.id = game_id
+        #: the hash of the invitation a free seat is claimed with (None: anyone may sit down)
+        self.invite_hash = invite_hash
         #: the record the game was loaded from (an upload, or the store): its annotations and meta are kept
         self.source = source
         self.hot_seat = hot_seat  #: one connection may play several human seats (players share a screen)
@@ -287,10 +295,11 @@ class Room:
     # ------------------------------------------------------------ life cycle
     @classmethod
     def create(cls, game_id: str, variant: str, seats: list[Seat], options: dict[str, Any] | None,
-               seed: int, store: Store, ai_delay: float, *, hot_seat: bool = False) -> Room:
+               seed: int, store: Store, ai_delay: float, *, hot_seat: bool = False,
+               invite_hash: str | None = None) -> Room:
         game = Game(make_rules(variant, len(seats), options), [seat.name for seat in seats])
         deal_next(game, seed)
-        room = cls(game_id, game, seats, seed, store, ai_delay, hot_seat=hot_seat)
+        room = cls(game_id, game, seats, seed, store, ai_delay, hot_seat=hot_seat, invite_hash=invite_hash)
         store.save(room.checkpoint())
         return room
 
@@ -300,7 +309,9 @@ class Room:
         seats = [Seat.from_stored(data) for data in stored.seats]
         meta = stored.record.get("meta")
         hot_seat = isinstance(meta, dict) and meta.get("hot_seat") is True
-        room = cls(stored.id, game, seats, stored.seed, store, ai_delay, hot_seat=hot_seat, source=stored.record)
+        invite_hash = meta.get("invite_hash") if isinstance(meta, dict) else None
+        room = cls(stored.id, game, seats, stored.seed, store, ai_delay, hot_seat=hot_seat, source=stored.record,
+                   invite_hash=invite_hash if isinstance(invite_hash, str) else None)
         return room  # a table of computers between hands deals when kicked (and stores the deal)
 
     @property
@@ -319,6 +330,8 @@ class Room:
         if stored:
             meta |= {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
                      "hot_seat": self.hot_seat}
+            if self.invite_hash is not None:
+                meta["invite_hash"] = self.invite_hash
         data = record.to_record(self.game, seed=self.seed, meta=meta)
         if self.source is not None:
             record.keep_annotations(self.source, data)
@@ -363,7 +376,7 @@ class Room:
                              else None, "claimed": seat.token_hash is not None, "score": score}
                             for seat, score in zip(self.seats, game.scores, strict=True)],
                 "hand_number": len(game.log), "moves": self.moves, "finished": game.finished,
-                "winner": game.winner}
+                "winner": game.winner, "invite_only": self.invite_hash is not None}
 
     def can_undo(self, seat: int | None) -> bool:
         game = self.game
@@ -422,6 +435,7 @@ class Room:
             "in_hand": in_hand,
             "finished": game.finished,
             "winner": game.winner,
+            "invite_only": self.invite_hash is not None,
             "summary": None if in_hand else self.summary(),
             **table_marks(game),  # count, last_tile, owed
         }
@@ -566,6 +580,12 @@ class Room:
             raise ProtocolError("bad_seat", f"seat {seat} is played by the computer")
         if info.token_hash is not None:
             raise ProtocolError("seat_taken", f"seat {seat} ({info.name}) is already taken")
+        if self.invite_hash is not None:
+            invite = message.get("invite")
+            given = _hash(invite) if isinstance(invite, str) and 0 < len(invite) <= 100 else ""
+            if not secrets.compare_digest(given, self.invite_hash):
+                raise ProtocolError("invite_needed", "this table's seats are for the people its creator invited: "
+                                                     "open the invitation link to sit down (anyone may watch)")
         self._one_seat(connection, seat)
         token = secrets.token_urlsafe(18)
         info.token_hash = _hash(token)
@@ -833,11 +853,13 @@ class Rooms:
         self._sweeper: asyncio.Task[None] | None = None
 
     def create(self, variant: str, seats: list[Seat], options: dict[str, Any] | None = None,
-               seed: int | None = None, *, hot_seat: bool = False) -> Room:
+               seed: int | None = None, *, hot_seat: bool = False, invite: str | None = None) -> Room:
+        """A new room; with ``invite`` (a secret for its creator to pass on) only those who have it may sit down."""
         game_id = secrets.token_hex(6)
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
-        room = Room.create(game_id, variant, seats, options, seed, self.store, self.ai_delay, hot_seat=hot_seat)
+        room = Room.create(game_id, variant, seats, options, seed, self.store, self.ai_delay, hot_seat=hot_seat,
+                           invite_hash=None if invite is None else _hash(invite))
         room.thinker = self.thinker
         self.rooms[game_id] = room
         room.kick()

@@ -136,10 +136,20 @@ function seatRow(index) {
   const sync = () => {
     level.hidden = kind.value !== "computer";
     namePlaceholders();
+    inviteChoice();
   };
   kind.addEventListener("change", sync);
   level.hidden = kind.value !== "computer";
   return h("div", { class: "seat-row" }, h("span", { text: `Seat ${index + 1}` }), name, kind, level);
+}
+
+/** People sitting down at a table of several are invited: the choice shows once two seats are human. */
+function humanSeats() {
+  return [...document.querySelectorAll("#seats .seat-kind")].filter((kind) => kind.value === "human").length;
+}
+
+function inviteChoice() {
+  $("#invite-row").hidden = humanSeats() < 2;
 }
 
 /** Each unnamed seat's placeholder is the name the server gives it: Player 1, 2 … and Computer 1, 2 … in order. */
@@ -175,6 +185,7 @@ function renderVariantForm(event) {
   while (seats.children.length > count) seats.lastChild.remove();
   while (seats.children.length < count) seats.append(seatRow(seats.children.length));
   namePlaceholders();
+  inviteChoice();
 }
 
 function chosenOptions() {
@@ -199,8 +210,10 @@ async function createGame(event) {
     level: $(".seat-level", row).value,
   }));
   const body = { variant: $("#variant").value, seats, options: chosenOptions() };
+  if (humanSeats() >= 2 && $("#invite-only").checked) body.invite = true;
   try {
     const game = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
+    if (game.invite) localStorage.setItem(inviteKey(game.id), game.invite);
     go(`/game/${game.id}`);
   } catch (error) {
     $("#create-error").textContent = error.message;
@@ -218,10 +231,13 @@ async function refreshGames() {
   const rows = games.map((game) => h("tr", {},
     h("td", { text: game.variant }),
     h("td", { text: game.players.map((p) => p.name).join(", ") }),
-    h("td", { text: game.status }),
+    h("td", { text: game.status === "running" && game.invite_only ? "running, invited only" : game.status }),
     h("td", { text: `${plural(game.hands, "hand")}, ${plural(game.moves, "move")}` }),
     h("td", {},
-      h("a", { href: `/game/${game.id}`, class: "button", text: game.status === "running" ? "Open" : "Table" }),
+      game.status === "running" && game.invite_only && !invited(game.id)
+        ? h("a", { href: `/game/${game.id}?watch`, class: "button", text: "Watch",
+          title: "only the people its creator invited may sit down" })
+        : h("a", { href: `/game/${game.id}`, class: "button", text: game.status === "running" ? "Open" : "Table" }),
       game.status === "finished" ? h("a", { href: `/replay/${game.id}`, class: "button", text: "Replay" }) : null,
       game.status === "finished" ? h("a", { href: `/api/games/${game.id}/record`, class: "button",
         download: "", text: "Download" }) : null)));
@@ -265,6 +281,19 @@ const table = {
 };
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
+function inviteKey(id) { return `boneyard-invite-${id}`; }
+
+/** Whether this browser was invited to (or sits at) table ``id``: it keeps the invitation and its seat's token. */
+function invited(id) {
+  return localStorage.getItem(inviteKey(id)) !== null || localStorage.getItem(tokenKey(id)) !== null;
+}
+
+/** The invitation of table ``id``: from the link that opened it (kept for later visits), or kept from before. */
+function invitation(id) {
+  const given = new URLSearchParams(location.search).get("invite");
+  if (given) localStorage.setItem(inviteKey(id), given);
+  return localStorage.getItem(inviteKey(id));
+}
 
 const NO_GAME = 4404;  // WebSocket close codes of the server (web/app.py)
 const TRY_AGAIN_LATER = 1013;
@@ -352,7 +381,8 @@ function openGame(id) {
 
 function autoClaim(state) {
   const seat = state.players.findIndex((p) => p.kind === "human" && !p.claimed);
-  if (seat >= 0) send({ type: "claim", seat });
+  const invite = invitation(state.game);
+  if (seat >= 0) send(invite ? { type: "claim", seat, invite } : { type: "claim", seat });
   else $("#status").textContent = "All seats are taken: you are watching.";
 }
 
@@ -381,6 +411,29 @@ function onState(state) {
   renderInfo();
   renderHand();
   renderSummary();
+  renderInvite();
+}
+
+/** The table's invitation link, for whoever has it while a human seat is free. */
+function renderInvite() {
+  const state = table.state;
+  const invite = state.invite_only ? invitation(state.game) : null;
+  const free = state.players.some((p) => p.kind === "human" && !p.claimed);
+  $("#invite").hidden = !(invite && free && !state.finished);
+  if (!$("#invite").hidden) {
+    $("#invite-link").value = `${location.origin}/game/${state.game}?invite=${encodeURIComponent(invite)}`;
+  }
+}
+
+async function copyInvite() {
+  const field = $("#invite-link");
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    $("#status").textContent = "The invitation link is copied: send it to the people you invite.";
+  } catch {
+    $("#status").textContent = "Copy the selected link and send it to the people you invite.";
+  }
 }
 
 function renderTable(fresh = Infinity) {
@@ -718,6 +771,7 @@ async function start() {
   $("#players").addEventListener("input", renderVariantForm);
   renderVariantForm();
   $("#new-game").addEventListener("submit", createGame);
+  $("#copy-invite").addEventListener("click", copyInvite);
   $("#load-record").addEventListener("click", () => loadRecordFile(false));
   $("#view-record").addEventListener("click", () => loadRecordFile(true));
   $("#draw").addEventListener("click", () => sendMove("draw"));
