@@ -288,3 +288,42 @@ def test_a_hand_finished_in_the_kernel_is_the_hand_python_finishes(
             outcomes.append((moves, game.hands, game.stock_pos, game.placed, game.scores, game.last_end,
                              game.last_winner, game.finished, [stream.state for stream in streams]))
         assert outcomes[0] == outcomes[1], (variant, seed)
+
+
+ENDLESS = {"end_scoring": "each_subtracts_own", "deal_sizes": 2, "set": 9}  # the scores only ever sink
+
+
+def test_the_hand_limit_follows_the_target() -> None:
+    from boneyard.sim.engines import hand_limit
+
+    assert hand_limit(rules_for("all-fives", 2)) == 25_000  # 100 hands a point of 250
+    assert hand_limit(rules_for("bergen", 2)) == 10_000  # at least 10,000
+    assert hand_limit(rules_for("pip", 3)) == 10_000  # nine rounds end it anyway
+
+
+@pytest.mark.parametrize("engine_name", ["fast", "reference"])
+def test_a_game_that_cannot_end_is_given_up_with_a_clear_error(engine_name: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found in session 17: All Fives where each seat's own pips come off its score, with hands of two tiles,
+    never reaches its target, and ``simulate`` ran for ever.  It now stops at the hand limit and says why."""
+    from boneyard.errors import BoneyardError
+    from boneyard.sim import engines
+
+    monkeypatch.setattr(engines, "HANDS_PER_POINT", 1)  # a limit of 300 hands, so the reference engine is quick
+    monkeypatch.setattr(engines, "MIN_HAND_LIMIT", 300)
+    with pytest.raises(BoneyardError, match=r"all-fives game dealt from seed \d+ was still going after 300 hands "
+                                            r"\(scores -?\d+, -?\d+, -?\d+; target 200\): with these options it may "
+                                            "never end"):
+        simulate("all-fives", 3, 1, ai="greedy", options=ENDLESS, engine=engine_name)
+
+
+def test_simulate_of_an_endless_game_exits_2_with_the_reason() -> None:
+    from typer.testing import CliRunner
+
+    from boneyard.cli import app
+
+    options = [part for key, value in ENDLESS.items() for part in ("--option", f"{key}={value}")]
+    result = CliRunner().invoke(app, ["simulate", "all-fives", "--players", "3", "--games", "1", *options])
+    assert result.exit_code == 2
+    assert "was still going after 20,000 hands" in result.output
+    assert "choose options that let a side reach the target" in result.output

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import Final, Protocol, cast
 
 from boneyard.chance import Chance, Deal
-from boneyard.errors import OptionError
+from boneyard.errors import BoneyardError, OptionError
 from boneyard.fast import FastGame, unsupported
 from boneyard.moves import Kind
 from boneyard.players.base import Player, RandomPlayer
@@ -93,6 +93,30 @@ def engine_for(rules: Rules, engine: str = "auto") -> str:
     return "reference"
 
 
+#: hands a game may take per point of its target (and at least :data:`MIN_HAND_LIMIT`) before it is given up
+HANDS_PER_POINT: Final = 100
+MIN_HAND_LIMIT: Final = 10_000
+
+
+def hand_limit(rules: Rules) -> int:
+    """The hands after which a simulated game is given up as one that never ends.  The rules set no such limit,
+    but some options can make a game endless (All Fives where each hand's end takes each seat's own pips off its
+    score, with hands of two tiles: the scores never climb to the target), and a simulation must not run forever.
+    A game plays far fewer hands than its target's points (a hand scores some points or a block), so the limit
+    is 100 hands a point: 25,000 for All Fives to 250."""
+    target = getattr(rules, "target", None)
+    points = target if isinstance(target, int) and not isinstance(target, bool) else 0
+    return max(MIN_HAND_LIMIT, HANDS_PER_POINT * points, (rules.hands_in_game or 0) + 1)
+
+
+def endless(rules: Rules, seed: int, hands: int, scores: Sequence[int]) -> BoneyardError:
+    """The error of a game that reached :func:`hand_limit` without ending."""
+    target = getattr(rules, "target", None)
+    return BoneyardError(f"the {rules.name} game dealt from seed {seed} was still going after {hands:,} hands "
+                         f"(scores {', '.join(map(str, scores))}; target {target}): with these options it may "
+                         "never end, so it was given up; choose options that let a side reach the target")
+
+
 def play_game(rules: Rules, seed: int, players: Sequence[Player], engine: str = "auto") -> Played:
     """Play a whole game dealt from ``Chance(seed)``; seat ``s`` is played by ``players[s]``."""
     if engine_for(rules, engine) == "fast":
@@ -104,8 +128,11 @@ def reference_game(rules: Rules, seed: int, players: Sequence[Player], names: Se
     """A whole game dealt from ``Chance(seed)`` on the reference engine, played to its end (for its record)."""
     game = Game(rules, list(names) if names else None, chance=Chance(seed))
     views = [SeatView(game, seat) for seat in range(rules.players)]
+    limit = hand_limit(rules)
     while not game.finished:
         if not game.in_hand:
+            if len(game.log) >= limit:
+                raise endless(rules, seed, len(game.log), game.scores)
             game.next_hand()
             continue
         seat = game.turn
@@ -186,7 +213,10 @@ def _play_fast_game(game: FastGame, rules: Rules, seed: int, players: Sequence[P
     views = [SeatView(shadow, seat) for seat in range(rules.players)] if shadow is not None else []
     placements = moves = blocked = 0
     apply = game.apply
+    limit = hand_limit(rules)
     while not game.finished:
+        if game.hand_number >= limit:
+            raise endless(rules, seed, game.hand_number, game.scores)
         deal = deal_hand(game, chance)
         if whole_hands:
             moves += game.finish_as_random(streams)
