@@ -529,3 +529,17 @@ def test_the_expert_takes_a_bounded_number_of_samples() -> None:
     for bad in (f"expert:samples={MAX_SAMPLES + 1}", "expert:samples=99999999999999"):
         with pytest.raises(OptionError, match=f"from 1 to {MAX_SAMPLES:,}"):
             make_player(bad)
+
+
+def test_the_hand_before_the_first_deal_is_a_clear_error() -> None:
+    """Session 17 left it: ``game.hand`` before any deal was a bare IndexError."""
+    from boneyard.chance import Chance
+    from boneyard.errors import BoneyardError
+    from boneyard.rules.base import make_rules
+    from boneyard.state import Game
+
+    game = Game(make_rules("draw", 2), chance=Chance(7))
+    with pytest.raises(BoneyardError, match=r"no hand has been dealt yet: call next_hand\(\)"):
+        _ = game.hand
+    game.next_hand()
+    assert game.hand is game.log[-1]

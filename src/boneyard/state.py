@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from boneyard.errors import IllegalMoveError, OptionError
+from boneyard.errors import BoneyardError, IllegalMoveError, OptionError
 from boneyard.layout import Layout, Placed, Role
 from boneyard.moves import Kind, Move
 from boneyard.tiles import MAX_PIPS, Tile, half_text
@@ -172,7 +172,9 @@ class Game:
     # ------------------------------------------------------------ properties
     @property
     def hand(self) -> HandLog:
-        """The current (or last) hand's log."""
+        """The current (or last) hand's log; :class:`~boneyard.errors.BoneyardError` before the first deal."""
+        if not self.log:
+            raise BoneyardError("no hand has been dealt yet: call next_hand() (or start_hand) first")
         return self.log[-1]
 
     @property
