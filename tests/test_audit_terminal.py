@@ -676,3 +676,21 @@ def test_a_two_player_reverse_that_skips_says_who_loses_the_turn() -> None:
 def test_pip_says_round_at_the_end_of_a_round_as_its_table_counts_them() -> None:
     assert "Round 1 over (" in (pip := played_out("pip", 2, 3)[1]) and "Hand 1 over" not in pip
     assert "Hand 1 over (" in played_out("block", 2, 3)[1]
+
+
+@pytest.mark.parametrize("variant,players,halves", [
+    ("block", 2, "(0-6)"), ("all-fives", 3, "(0-6)"), ("pip", 3, "(0-9, W, D, A, R or S)")])
+def test_a_signed_number_is_a_choice_out_of_range_and_a_bad_half_names_this_sets_halves(
+        variant: str, players: int, halves: str) -> None:
+    """Session 17 left it: ``-1`` was read as a move and answered with every half of the notation (0-12, W, S,
+    R, A or D), PIP's letters included, in a game of Block."""
+    game = first_position(variant, players, lambda game: len(game.legal_moves()) > 1)
+    before = len(game.hand.events)
+    count = len(game.legal_moves())
+    session, console = session_for(game, ["-1", "+0", "9-x", "1"], None)
+    assert session.human_turn()
+    text = flat(console)
+    assert text.count(f"Choose 1 to {count}.") == 2
+    assert f"'x' is not a tile half {halves}" in text
+    assert "S, R, A or D" not in text or variant == "pip"
+    assert len(game.hand.events) == before + 1  # the 1 that followed was played

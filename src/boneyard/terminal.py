@@ -31,7 +31,7 @@ from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
 from boneyard.render.text import LEGEND, describe_move, layout_lines
 from boneyard.state import Event, Game
-from boneyard.tiles import is_ascii_number
+from boneyard.tiles import MAX_PIPS, half_text, is_ascii_number
 from boneyard.view import SeatView
 
 HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place.  "
@@ -521,7 +521,7 @@ class TerminalSession:
             answer = answer[5:].strip()
         elif lower in ("draw from the stock", "draw a tile"):
             answer = "draw"
-        if answer.isdigit():
+        if re.fullmatch(r"[-+]?\d+", answer):  # a number from the list (a signed one is out of its range)
             number = int(answer) if is_ascii_number(answer, 4) else 0
             if 1 <= number <= len(moves):
                 return moves[number - 1]
@@ -531,7 +531,7 @@ class TerminalSession:
         try:
             typed = Move.parse(answer)
         except NotationError as error:
-            self.say(f"{error}. {HELP}", style="red", highlight=False)
+            self.say(f"{self.halves_of_this_set(str(error))}. {HELP}", style="red", highlight=False)
             return None
         if typed.kind == Kind.DRAW and typed.tile is not None:
             # The stock lies face down: checking a named tile against it would tell the player the next one.
@@ -545,6 +545,15 @@ class TerminalSession:
         if not matches:
             return typed  # the game says why it is not legal
         return self.which(matches)
+
+    def halves_of_this_set(self, message: str) -> str:
+        """The notation's list of every half (0-12, W, S, R, A or D) cut to the halves of this game's set."""
+        halves = {half for tile in self.game.rules.tile_set() for half in (tile.high, tile.low)}
+        numbers = [half for half in halves if half <= MAX_PIPS]
+        named = [f"0-{max(numbers)}"] if numbers else []
+        named += [half_text(half) for half in sorted(halves - set(numbers))]
+        listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} or {named[-1]}"
+        return re.sub(r"\(0-\d+, W, S, R, A or D\)", f"({listed})", message)
 
     def which(self, matches: list[Move]) -> Move | None:
         """Ask which of several moves a typed tile meant."""
