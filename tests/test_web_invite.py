@@ -42,7 +42,8 @@ def test_only_the_invited_sit_down_and_anyone_may_watch(db: str) -> None:
         bob = await sit(server, game_id)
         seen: dict[str, Any] = {"watching": stranger.seen[0]}
         seen["no_invite"] = await error_of(stranger, {"type": "claim", "seat": 0})
-        seen["wrong_invite"] = await error_of(stranger, {"type": "claim", "seat": 0, "invite": invite[:-1] + "x"})
+        wrong = invite[:-1] + ("y" if invite.endswith("x") else "x")  # always another invitation
+        seen["wrong_invite"] = await error_of(stranger, {"type": "claim", "seat": 0, "invite": wrong})
         seen["not_text"] = await error_of(stranger, {"type": "claim", "seat": 0, "invite": 12})
         seen["ann"] = await error_of(ann, {"type": "claim", "seat": 0, "invite": invite})
         seen["bob"] = await error_of(bob, {"type": "claim", "seat": 1, "invite": invite})

@@ -418,12 +418,13 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             """The socket's next ASGI message; None once the outbox dropped the connection."""
             receiving = asyncio.ensure_future(websocket.receive())
             dropped = asyncio.ensure_future(outbox.dropped.wait())
-            await asyncio.wait((receiving, dropped), return_when=asyncio.FIRST_COMPLETED)
-            dropped.cancel()
-            if receiving.done():
-                return receiving.result()
-            receiving.cancel()
-            return None
+            try:
+                await asyncio.wait((receiving, dropped), return_when=asyncio.FIRST_COMPLETED)
+            finally:  # neither waiter outlives this call (nor the handler, when the server stops)
+                dropped.cancel()
+                if not receiving.done():
+                    receiving.cancel()
+            return receiving.result() if not receiving.cancelled() else None
 
         connection = Connection(send, send_text)
         messages = TokenBucket(limits.messages_per_second, limits.message_burst)
