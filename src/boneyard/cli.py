@@ -235,6 +235,63 @@ def replay(
 
 
 @app.command()
+def stats(
+    paths: Annotated[list[Path], typer.Argument(help="game records, or folders searched for *.boneyard.json")],
+    player: Annotated[str | None, typer.Option("--player", "-p", help="count the seat with this name (any case); "
+                                               "default: the human seat each record names")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Your statistics over saved games: wins per variant and opponent, hands, points, reviewed moves."""
+    from boneyard.player_stats import collect
+
+    try:
+        result = collect(paths, player).as_json()
+    except BoneyardError as error:
+        fail(str(error))
+    for reason in result["skipped"]:
+        typer.echo(f"boneyard: skipped {reason}", err=True)
+    if not result["records"]:
+        whose = f"a seat named {player!r}" if player is not None else "a human seat (meta.human_seat)"
+        fail(f"no game to count: none of the {result['not_yours'] + len(result['skipped'])} records read has "
+             f"{whose}" + ("; name your seat with --player" if player is None else ""))
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    print_stats(result)
+
+
+def print_stats(result: dict[str, Any]) -> None:
+    """``boneyard stats`` as tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    title = f"{result['player']}'s games" if result["player"] else "Your games"
+    for heading, rows in (("variant", result["variants"]), ("against", result["against"])):
+        table = Table(title=f"{title}, by {heading}" if heading == "variant" else "by opponent")
+        for column in (heading, "games", "won", "win rate", "95% interval", "unfinished", "hands", "hands won",
+                       "dominoes", "points a hand"):
+            table.add_column(column, justify="left" if column == heading else "right")
+        for name, row in rows.items():
+            low, high = row["ci95"]
+            rate, interval = (f"{row['win_rate']:.0%}", f"{low:.0%} – {high:.0%}") if row["games"] else ("—", "—")
+            per_hand = "—" if row["points_per_hand"] is None else f"{row['points_per_hand']:.1f}"
+            table.add_row(name, str(row["games"]), str(row["won"]), rate, interval, str(row["unfinished"]),
+                          str(row["hands"]), str(row["hands_won"]), str(row["dominoes"]), per_hand)
+        console.print(table)
+    review = result["review"]
+    if review["decisions"]:
+        console.print(f"Reviewed decisions: {review['decisions']}, {review['accuracy']:.0%} best; "
+                      f"{review['inaccuracy']} inaccuracies, {review['mistake']} mistakes, "
+                      f"{review['blunder']} blunders")
+    else:
+        console.print("No reviewed decisions (boneyard review FILE --write FILE adds them to a record).")
+    if result["not_yours"]:
+        console.print(f"{result['not_yours']} records without your seat were not counted"
+                      + ("" if result["player"] else " (name a seat with --player)") + ".")
+
+
+@app.command()
 def variants(
     variant: Annotated[str | None, typer.Argument(help="one variant (name or alias), shown in full")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
