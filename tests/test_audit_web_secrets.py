@@ -432,7 +432,7 @@ def test_a_computer_thinks_during_the_pause_so_its_timing_shows_nothing(
         room = rooms.create("draw", [Seat("Bot", "computer", "greedy"), Seat("Ann", "human")], None, 1)
         game = room.game
 
-        async def think(game_now: Game, seat: int, level: str, seed: int) -> Any:
+        async def think(game_now: Game, seat: int, level: str, seed: int, *, urgent: bool = True) -> Any:
             events.append("think")
             return game_now.legal_moves()[0]
 

@@ -142,7 +142,7 @@ class GatedThinker(Thinker):
         self.gate = asyncio.Event()
         self.asked = 0
 
-    async def move(self, game: Game, seat: int, level: str, seed: int) -> Move:
+    async def move(self, game: Game, seat: int, level: str, seed: int, *, urgent: bool = True) -> Move:
         self.asked += 1
         move = SeatView(game, seat).legal_moves()[0]
         await self.gate.wait()

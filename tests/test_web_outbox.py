@@ -158,3 +158,48 @@ def test_spectators_that_do_not_read_do_not_freeze_the_table(tmp_path: Path) -> 
     assert finished and moves > 20
     assert connections == 1  # only Ann: the three that did not read were dropped
     assert all(code in (FELL_BEHIND, 1006) for code in codes), codes
+
+
+def test_the_thinker_serves_a_waiting_person_first_and_forgets_a_cancelled_job() -> None:
+    """The tables' computers share the workers: a job a person waits for (``urgent``) goes before the moves of
+    tables of computers alone, and a job cancelled while it waits gives its place to the next."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    from typing import Any
+
+    from boneyard.web.rooms import Thinker
+
+    order: list[str] = []
+    lock = threading.Lock()
+
+    def job(name: str) -> str:
+        time.sleep(0.05)
+        with lock:
+            order.append(name)
+        return name
+
+    class ThreadThinker(Thinker):  # the same scheduling, in threads
+        def __init__(self) -> None:
+            super().__init__(1)
+            self.threads = ThreadPoolExecutor(1)
+
+        def pool(self) -> Any:
+            return self.threads
+
+    async def main() -> None:
+        thinker = ThreadThinker()
+        first = asyncio.ensure_future(thinker._run(job, "computers 1", urgent=False))
+        await asyncio.sleep(0.01)  # it holds the one worker
+        later = asyncio.ensure_future(thinker._run(job, "computers 2", urgent=False))
+        dropped = asyncio.ensure_future(thinker._run(job, "left", urgent=True))
+        await asyncio.sleep(0.01)
+        person = asyncio.ensure_future(thinker._run(job, "person", urgent=True))
+        await asyncio.sleep(0.01)
+        dropped.cancel()
+        await asyncio.wait_for(asyncio.gather(first, later, person), 5)
+        assert thinker._busy == 0 and not thinker._waiting
+        thinker.threads.shutdown()
+
+    asyncio.run(main())
+    assert order == ["computers 1", "person", "computers 2"]

@@ -11,13 +11,13 @@ beyond a short queue.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from boneyard import record
 from boneyard.errors import BoneyardError
+from boneyard.pools import spawn_pool, stop_pool
 from boneyard.render.geometry import layout_geometry, table_size
 from boneyard.review.analysis import Review, Settings, positions, review
 from boneyard.review.report import review_json
@@ -73,16 +73,20 @@ def checked_request(data: dict[str, Any], seat: Any, samples: Any) -> tuple[int,
 
 
 class Reviewer:
-    """Reviews in one worker process (started on first use), at most :data:`QUEUE` at a time."""
+    """Reviews in one worker process (started on first use), at most :data:`QUEUE` waiting or running.
+
+    A review cancelled while it waits leaves the queue; one cancelled while it runs (its client left) ends
+    its worker, so nobody's review waits behind one that nobody will read (a fresh worker starts for the next)."""
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self.pending = 0
         self._pool: ProcessPoolExecutor | None = None
+        self._running = asyncio.Semaphore(workers)  #: one review per worker in the pool at a time
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:  # spawn: a server's threads are not forked
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = spawn_pool(self.workers)
         return self._pool
 
     async def review(self, data: dict[str, Any], seat: Any = None, samples: Any = None) -> dict[str, Any]:
@@ -91,8 +95,15 @@ class Reviewer:
             raise BoneyardError(f"{QUEUE} reviews are already under way; try again in a minute")
         self.pending += 1
         try:
-            future = self._executor().submit(browser_review, data, seat, samples)
-            return await asyncio.wrap_future(future)
+            async with self._running:
+                pool = self._executor()
+                try:
+                    return await asyncio.wrap_future(pool.submit(browser_review, data, seat, samples))
+                except asyncio.CancelledError:  # nobody waits for it any more: end the search
+                    if self._pool is pool:
+                        self._pool = None
+                    stop_pool(pool)
+                    raise
         except BrokenProcessPool:  # the worker died (killed, out of memory): a fresh one next time
             self._pool = None
             raise BoneyardError("the review's worker stopped; try again") from None
@@ -100,9 +111,10 @@ class Reviewer:
             self.pending -= 1
 
     def close(self) -> None:
+        """Stop at once: a review under way is not waited for (its worker is ended)."""
         pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            stop_pool(pool)
 
 
 __all__ = ["MAX_SAMPLES", "WEB_SAMPLES", "Reviewer", "browser_review", "checked_request", "ghost_tiles"]

@@ -35,7 +35,7 @@ import asyncio
 import contextlib
 import secrets
 import sys
-from collections.abc import AsyncIterator, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -46,15 +46,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
 
 from boneyard import jsontext, record
-from boneyard.chance import seed_error
+from boneyard.chance import MAX_SEED, seed_error
 from boneyard.errors import BoneyardError
-from boneyard.players.base import LEVELS, load_levels, make_player
+from boneyard.players.base import LEVELS, load_levels
 from boneyard.render.geometry import PIP_POSITIONS, PIP_RADIUS, layout_geometry
 from boneyard.render.svg import table_svg
 from boneyard.review.worker import Reviewer
 from boneyard.rules.base import VARIANTS, find_variant, variant_row
 from boneyard.web.guard import Guard
-from boneyard.web.limits import Admission, Limits, TokenBucket
+from boneyard.web.limits import Admission, Limits, PerClient, TokenBucket
 from boneyard.web.narrate import json_text
 from boneyard.web.outbox import FELL_BEHIND, Outbox
 from boneyard.web.replayer import replay_steps
@@ -145,11 +145,13 @@ def _seats(body: dict[str, Any], max_name: int) -> list[Seat]:
         level = item.get("level") or "greedy"
         if not isinstance(level, str):
             raise _bad(f"{where}: level must be a string such as greedy")
-        if kind == "computer":
-            try:
-                make_player(level)
-            except BoneyardError as error:
-                raise _bad(f"{where}: {error}") from None
+        if kind == "computer" and level not in levels():
+            # settings such as expert:time=600 are for the command line, where the machine is the player's own:
+            # here the computers of every table share the server's workers
+            known = level.split(":")[0] in levels()
+            raise _bad(f"{where}: " + (f"{level!r}: the table takes a level by name, one of {', '.join(levels())} "
+                                       "(settings such as time= are for the command line)" if known else
+                                       f"unknown player level {level!r} (choose from {', '.join(levels())})"))
         name = item.get("name")
         if name is not None and not isinstance(name, str):
             raise _bad(f"{where}: name must be a string")
@@ -220,8 +222,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
     app.state.rooms = rooms
     app.state.limits = limits
 
-    def room_or_404(game_id: str) -> Any:
-        room = rooms.get(game_id)
+    async def room_or_404(game_id: str) -> Any:
+        room = await rooms.open(game_id)  # a game not in memory is read and replayed off the event loop
         if room is None:
             raise _bad(f"no game {game_id!r}", 404)
         return room
@@ -255,8 +257,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         # a plain def: FastAPI runs it in a worker thread, so the query never holds the event loop
         if status not in (None, "running", "finished"):
             raise _bad("status must be running or finished")
-        if offset < 0 or not 1 <= limit <= 1000:
-            raise _bad("offset must be 0 or more and limit 1 to 1000 (page with offset=offset+limit)")
+        if not 0 <= offset <= MAX_SEED or not 1 <= limit <= 1000:
+            raise _bad(f"offset must be 0 to {MAX_SEED} and limit 1 to 1000 (page with offset=offset+limit)")
         listed = []
         for stored in store.list(status, offset=offset, limit=limit):
             players = stored.record.get("players", [])
@@ -268,6 +270,19 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                                           and isinstance(meta.get("invite_hash"), str),
                            "hands": len(stored.record.get("hands", []))})
         return listed
+
+    creations = PerClient(limits.games_per_minute / 60, limits.game_burst)
+
+    def admit_game(request: Request, seats: list[Seat], finished: bool = False) -> None:
+        """Refuse (429) a new table beyond the client's rate, or a table of computers alone beyond the server's."""
+        if not creations.take(request.client.host if request.client is not None else "unknown"):
+            raise _bad(f"too many new games from your address: at most {limits.game_burst} at once and "
+                       f"{limits.games_per_minute:g} a minute; try again in a minute", 429)
+        if not finished and all(seat.kind == "computer" for seat in seats):
+            playing = sum(room.computers_only for room in rooms.rooms.values())
+            if playing >= limits.max_computer_tables:
+                raise _bad(f"{playing} tables of computers alone are playing, the most this server runs at once: "
+                           "watch one of them, or try again when one is over", 429)
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request) -> dict[str, Any]:
@@ -290,17 +305,18 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             raise _bad("'invite' must be true (only people with the invitation may sit down) or false")
         if seed is not None and not limits.chosen_deals and sum(seat.kind == "human" for seat in seats) > 1:
             raise _bad(DEALT_BY_THE_SERVER + "leave out 'seed'", 422)
+        admit_game(request, seats)
         invite = secrets.token_urlsafe(18) if invited else None
         room = rooms.create(cls.name, seats, options, seed, hot_seat=hot_seat, invite=invite)
         return room.public() | ({"invite": invite} if invite is not None else {})
 
     @app.get("/api/games/{game_id}")
     async def game(game_id: str) -> dict[str, Any]:
-        return dict(room_or_404(game_id).public())
+        return dict((await room_or_404(game_id)).public())
 
     @app.get("/api/games/{game_id}/record")
     async def download(game_id: str, token: str | None = None) -> Response:
-        room = room_or_404(game_id)
+        room = await room_or_404(game_id)
         if not room.game.finished:
             humans = [seat for seat in room.seats if seat.kind == "human"]
             allowed = (token is not None and len(humans) == 1 and humans[0].token_hash == _hash(token))
@@ -313,15 +329,15 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.get("/api/games/{game_id}/replay")
-    async def game_replay(game_id: str) -> dict[str, Any]:
-        room = room_or_404(game_id)
+    async def game_replay(game_id: str) -> Response:
+        room = await room_or_404(game_id)
         if not room.game.finished:
             raise _bad("the game is still running; its replay opens when it is over", 409)
-        return replay_steps(room.record())
+        return await replay_response(room.record())
 
     @app.get("/api/games/{game_id}/table.svg")
     async def table(game_id: str) -> Response:
-        room = room_or_404(game_id)
+        room = await room_or_404(game_id)
         geometry = layout_geometry(room.game.layout, width=room.table[0], height=room.table[1])
         return Response(table_svg(geometry, title=room.game.rules.title), media_type="image/svg+xml")
 
@@ -333,6 +349,15 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         if not isinstance(data, dict):
             raise _bad("'record' must be a boneyard/1 record (an object or its JSON text)")
         record_names(data, limits.max_name)
+        hands = data.get("hands")
+        if isinstance(hands, list) and len(hands) > limits.max_record_hands:
+            raise _bad(f"the record has {len(hands):,} hands; the table takes records of at most "
+                       f"{limits.max_record_hands:,}", 422)
+        meta = data.get("meta")
+        size = 0 if meta is None else len(json_text(meta).encode())
+        if size > limits.max_meta:
+            raise _bad(f"the record's meta is {size:,} bytes as JSON; the table keeps at most {limits.max_meta:,}",
+                       422)
         return data
 
     @app.post("/api/records", status_code=201)
@@ -349,27 +374,49 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             seats = [Seat(str(name), "human" if index == 0 else "computer") for index, name in
                      enumerate(players or [])] if count else []
         several = sum(seat.kind == "human" for seat in seats) > 1
-        if several and not limits.chosen_deals and not record.replay(data).finished:
+        game = await asyncio.to_thread(record.replay, data)  # a long record: other tables go on meanwhile
+        if several and not limits.chosen_deals and not game.finished:
             raise _bad(DEALT_BY_THE_SERVER + "load a record still to play for one person against computers", 422)
-        room = rooms.adopt(data, seats)
+        admit_game(request, seats, game.finished)
+        room = rooms.adopt(data, seats, game)
         return room.public()
 
     @app.post("/api/replay")
-    async def replay_any(request: Request) -> dict[str, Any]:
+    async def replay_any(request: Request) -> Response:
         body = await json_object(request, limits)
-        return replay_steps(record_in(body, body))
+        data = record_in(body, body)
+        return await replay_response(data)
+
+    async def replay_response(data: dict[str, Any]) -> Response:
+        """A record's replay steps as JSON, worked out and encoded in a worker thread: a long record's
+        replay (and its megabytes of JSON) must not hold the event loop, where the other tables are served."""
+        text = await asyncio.to_thread(lambda: json_text(replay_steps(data)))
+        return Response(text, media_type="application/json")
 
     @app.post("/api/review")
     async def review_game(request: Request) -> dict[str, Any]:
         body = await json_object(request, limits)
         if "game_id" in body:
-            room = room_or_404(str(body["game_id"]))
+            room = await room_or_404(str(body["game_id"]))
             if not room.game.finished:
                 raise _bad("the game is still running; its review opens when it is over", 409)
             data = room.record()
         else:
             data = record_in(body, None)
-        return await reviewer.review(data, body.get("seat"), body.get("samples"))
+        return await unless_gone(request, reviewer.review(data, body.get("seat"), body.get("samples")))
+
+    async def unless_gone(request: Request, work: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+        """``work``'s answer; if the client leaves first the work is cancelled (a review's worker is ended)."""
+        task = asyncio.ensure_future(work)
+        while True:
+            done, _ = await asyncio.wait((task,), timeout=0.25)
+            if done:
+                return task.result()
+            if await request.is_disconnected():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                raise _bad("the client left before its review was ready", 499)
 
     # ---------------------------------------------------------------- the table
     @app.websocket("/ws/{game_id}")

@@ -86,6 +86,8 @@ class Limits:
     max_body: int = 64 * 1024  #: an HTTP request body, every endpoint but the two that take a record
     max_record_body: int = 1024 * 1024  #: ``POST /api/records`` and ``/api/replay`` (a 7-player PIP game: 16 KB)
     max_depth: int = MAX_DEPTH  #: nesting of arrays and objects in any JSON the server reads
+    max_record_hands: int = 1000  #: hands of a record loaded or replayed (a game to 250 has a few dozen)
+    max_meta: int = 16 * 1024  #: bytes of a loaded record's free-form ``meta`` as JSON (the table keeps it)
     max_name: int = 40  #: characters of a player's name (lobby and loaded records)
     max_connections: int = 1000  #: WebSocket connections open at once, in total
     max_connections_per_client: int = 32  #: WebSocket connections open at once from one client address
@@ -94,6 +96,10 @@ class Limits:
     #: hints one connection may ask for, on average (one per 2 s: a hint a turn, however quick the computers)
     hints_per_second: float = 0.5
     hint_burst: int = 5  #: ... and in a row
+    games_per_minute: float = 20.0  #: new games (created or loaded from a record) one client address may make
+    game_burst: int = 20  #: ... and at once
+    #: tables of computers alone playing at once, in the whole server (each one's moves share the workers)
+    max_computer_tables: int = 8
     #: messages waiting to be sent to one connection (its socket's buffers full): one more and it is dropped
     max_backlog: int = 64
     send_timeout: float = 30.0  #: seconds one message may wait to be taken by a connection before it is dropped
@@ -106,11 +112,12 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("max_message", "max_body", "max_record_body", "max_depth", "max_name", "max_connections",
-                     "max_connections_per_client", "message_burst", "hint_burst", "max_backlog"):
+                     "max_connections_per_client", "message_burst", "hint_burst", "max_backlog", "max_record_hands",
+                     "max_meta", "game_burst", "max_computer_tables"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise BoneyardError(f"limit {name} must be a whole number of at least 1, not {value!r}")
-        for name in ("messages_per_second", "hints_per_second", "send_timeout"):
+        for name in ("messages_per_second", "hints_per_second", "send_timeout", "games_per_minute"):
             if not getattr(self, name) > 0:
                 raise BoneyardError(f"limit {name} must be a positive number, not {getattr(self, name)!r}")
         if isinstance(self.allow_origins, str):
@@ -157,6 +164,8 @@ def server_config(app: Any, limits: Limits, **settings: Any) -> uvicorn.Config:
     import uvicorn
 
     settings.setdefault("ws_per_message_deflate", False)
+    # a request still running 3 s after the server was told to stop (a review) is cancelled, not waited for
+    settings.setdefault("timeout_graceful_shutdown", 3)
     return uvicorn.Config(app, ws_max_size=limits.max_message, log_level="warning", **settings)
 
 
@@ -182,6 +191,27 @@ class TokenBucket:
         return False
 
 
+class PerClient:
+    """A :class:`TokenBucket` per client address (``rate`` a second, ``burst`` at once); buckets that filled up
+    again are forgotten once there are many, so the table of addresses stays small."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, client: str) -> bool:
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            if len(self.buckets) >= 10_000:
+                now = self.clock()
+                self.buckets = {address: kept for address, kept in self.buckets.items()
+                                if kept.tokens + (now - kept.stamp) * kept.rate < kept.burst}
+            bucket = self.buckets[client] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.take()
+
+
 class Admission:
     """The open WebSocket connections, per client address and in total."""
 
@@ -205,4 +235,4 @@ class Admission:
             del self.open[client]
 
 
-__all__ = ["LOCAL_HOSTS", "Admission", "Limits", "Origin", "TokenBucket", "server_config", "split_host"]
+__all__ = ["LOCAL_HOSTS", "Admission", "Limits", "Origin", "PerClient", "TokenBucket", "server_config", "split_host"]

@@ -50,9 +50,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import heapq
+import itertools
 import json
 import logging
-import multiprocessing
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -66,6 +67,7 @@ from boneyard.chance import MAX_SEED, HandChance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
+from boneyard.pools import spawn_pool, stop_pool
 from boneyard.render.geometry import Geometry, TileBox, extend_geometry, hotspots, table_size
 from boneyard.rules.base import make_rules
 from boneyard.state import Game
@@ -182,32 +184,71 @@ class Thinker:
     A job is sent the game's record (a live :class:`Game` need not be picklable, and the worker
     rebuilds the seat's :class:`SeatView` from it), so the player still sees only its view.
     ``random`` and ``greedy`` choose on the event loop: they take well under a millisecond, less
-    than a trip to a worker.  ``hint_job`` may be replaced (tests use a slow one)."""
+    than a trip to a worker.  ``hint_job`` may be replaced (tests use a slow one).
+
+    At most ``workers`` jobs are in the pool at once; the others wait their turn here, and a job someone is
+    waiting for (a hint, or a move at a table where a person sits) goes before the moves of tables of computers
+    alone, so a crowd of those cannot make a person wait for their opponent."""
 
     def __init__(self, workers: int = 2, *, hint_job: HintJob = hint_job) -> None:
         self.workers = max(1, workers)
         self.hint_job = hint_job
         self._pool: ProcessPoolExecutor | None = None
+        self._busy = 0  #: jobs in the pool
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  #: (0 urgent / 1 not, order, turn) heap
+        self._order = itertools.count()
+
+    async def _turn(self, urgent: bool) -> None:
+        """Wait for a place in the pool (urgent jobs first, then in order of asking)."""
+        if self._busy < self.workers and not self._waiting:
+            self._busy += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (0 if urgent else 1, next(self._order), turn)
+        heapq.heappush(self._waiting, entry)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # handed a place just as it was cancelled: pass it on
+                self._done()
+            else:  # no longer waiting (a place must never wait for a job that left)
+                self._waiting.remove(entry)
+                heapq.heapify(self._waiting)
+            raise
+
+    def _done(self) -> None:
+        """A job left the pool: its place goes to the first job waiting (cancelled ones are skipped)."""
+        while self._waiting:
+            turn = heapq.heappop(self._waiting)[2]
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._busy -= 1
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:  # spawn: the server's threads (the store's writer) are not forked
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = spawn_pool(self.workers)
         return self._pool
 
-    async def _run(self, job: Callable[..., Any], *args: Any) -> Any:
-        for attempt in (1, 2):
-            try:
-                return await asyncio.wrap_future(self.pool().submit(job, *args))
-            except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, once
-                self._pool = None
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+    async def _run(self, job: Callable[..., Any], *args: Any, urgent: bool = True) -> Any:
+        await self._turn(urgent)
+        try:
+            for attempt in (1, 2):
+                try:
+                    return await asyncio.wrap_future(self.pool().submit(job, *args))
+                except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, once
+                    self._pool = None
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+        finally:
+            self._done()
 
-    async def move(self, game: Game, seat: int, level: str, seed: int) -> Move:
+    async def move(self, game: Game, seat: int, level: str, seed: int, *, urgent: bool = True) -> Move:
+        """The move of computer ``level`` in ``seat``; ``urgent``: a person is waiting for it."""
         if level in INLINE_LEVELS:
             return make_player(level, seed=seed).choose(SeatView(game, seat))
-        text = await self._run(choose_job, record.to_record(game), seat, level, seed)
+        text = await self._run(choose_job, record.to_record(game), seat, level, seed, urgent=urgent)
         return Move.parse(text)
 
     async def hint(self, data: dict[str, Any], seat: int) -> tuple[str, str]:
@@ -216,9 +257,10 @@ class Thinker:
         return str(move), str(reason)
 
     def close(self) -> None:
+        """Stop at once: a search under way is not waited for (its worker is ended)."""
         pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            stop_pool(pool)
 
 
 class Connection:
@@ -359,6 +401,15 @@ class Room:
 
     def _all_computers(self) -> bool:
         return all(seat.kind == "computer" for seat in self.seats)
+
+    @property
+    def computers_only(self) -> bool:
+        """A table of computers alone, still playing (it plays on by itself)."""
+        return self._all_computers() and not self.game.finished
+
+    def people_waiting(self) -> bool:
+        """Whether a person sits at this table now (their computer opponents' moves go first)."""
+        return any(connection.seat is not None for connection in self.connections)
 
     def _deal_if_due(self) -> bool:
         """Rooms of computers alone go on to the next hand by themselves."""
@@ -621,6 +672,9 @@ class Room:
                                             "connection (a hot-seat game lets one screen play several)")
 
     async def _leave(self, connection: Connection, message: dict[str, Any]) -> bool:
+        if connection.seat is None:  # a spectator already: nothing changes, so only the sender is answered
+            await connection.send_state(self.state_text(None))
+            return False
         connection.seat = None
         return True
 
@@ -789,7 +843,8 @@ class Room:
                 seat = game.turn
                 seed = game_seed(game_seed(self.seed, 1000 + seat), self.moves)
                 try:
-                    move = await self.thinker.move(game, seat, self.seats[seat].level, seed)
+                    move = await self.thinker.move(game, seat, self.seats[seat].level, seed,
+                                                   urgent=self.people_waiting())
                 except asyncio.CancelledError:  # the room closes
                     pause.cancel()
                     raise
@@ -865,9 +920,10 @@ class Rooms:
         room.kick()
         return room
 
-    def adopt(self, data: dict[str, Any], seats: list[Seat]) -> Room:
-        """A room for a loaded record (which may be finished, or go on from where it stopped)."""
-        game = record.replay(data)
+    def adopt(self, data: dict[str, Any], seats: list[Seat], game: Game | None = None) -> Room:
+        """A room for a loaded record (which may be finished, or go on from where it stopped); ``game`` is the
+        record already replayed, where the caller did that off the event loop."""
+        game = record.replay(data) if game is None else game
         if len(seats) != game.players:
             raise BoneyardError(f"the record has {game.players} players but {len(seats)} seats were given")
         seed = data.get("seed")
