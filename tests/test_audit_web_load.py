@@ -1,8 +1,7 @@
 """Audit: the web table as an attacker and as a stressed public server see it (resource exhaustion, denial of
 service).  A real server (uvicorn in a thread, :class:`tests.web_live.LiveServer`, or ``boneyard serve`` in a
-subprocess) is attacked with real sockets; each test asserts what a public server must do.  A test marked
-``xfail(strict=True)`` is a bug found by this audit and not fixed yet: it asserts the correct behaviour and flips
-once fixed.  Bugs 1-7 and 9 were fixed in session 18; each test says what it found.
+subprocess) is attacked with real sockets; each test asserts what a public server must do.  Its nine bugs were
+fixed in session 18 (each test says what it found), so every test here is a plain one.
 
 The event loop's responsiveness is measured with ``ping``/``pong`` round trips on a WebSocket of another table
 while the attack runs: on an idle server a round trip takes about a millisecond."""
@@ -336,9 +335,6 @@ def answered(url: str, seconds: float) -> int | None:
     return None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 8: connections that never send a request are never closed and HTTP "
-                                       "connections are not capped: idle sockets use up the server's file "
-                                       "descriptors and every new visitor is reset")
 def test_idle_connections_cannot_lock_out_new_visitors(tmp_path: Path) -> None:
     port = free_port()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from pathlib import Path
 
 import httpx2 as httpx
@@ -203,3 +204,41 @@ def test_the_thinker_serves_a_waiting_person_first_and_forgets_a_cancelled_job()
 
     asyncio.run(main())
     assert order == ["computers 1", "person", "computers 2"]
+
+
+def test_slow_headers_are_cut_off_but_a_quiet_websocket_stays(tmp_path: Path) -> None:
+    """A connection must send a whole request's headers within ``header_timeout`` (idle sockets and headers sent a
+    byte at a time used up the server's files); a WebSocket, once open, may stay quiet as long as it likes."""
+    limits = Limits(chosen_deals=True, header_timeout=0.5)
+
+    async def quiet_socket(server: LiveServer, game_id: str) -> str:
+        seat = await sit(server, game_id)
+        await asyncio.sleep(1.5)  # three times the header timeout, saying nothing
+        await seat.send({"type": "ping"})
+        return str((await seat.until(lambda m: m["type"] == "pong", 5))["type"])
+
+    with LiveServer(f"sqlite:///{tmp_path / 'games.sqlite3'}", limits) as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as slow:
+            slow.settimeout(5)
+            started = time.monotonic()
+            closed = False
+            for byte in b"GET /api/meta HTTP/1.1\r\nHost: localhost\r\n":  # never finished
+                try:
+                    slow.sendall(bytes([byte]))
+                except OSError:
+                    closed = True
+                    break
+                time.sleep(0.05)
+            if not closed:
+                closed = slow.recv(100) == b""
+            took = time.monotonic() - started
+        with socket.create_connection(("127.0.0.1", server.port)) as idle:
+            idle.settimeout(5)
+            assert idle.recv(100) == b""  # connected, said nothing: closed
+        game_id = httpx.post(f"{server.url}/api/games", json={"variant": "draw", "players": 2}).json()["id"]
+        answer = asyncio.run(quiet_socket(server, game_id))
+        with httpx.Client() as http:  # a kept-alive connection serves request after request
+            statuses = [http.get(f"{server.url}/api/meta").status_code for _ in range(3)]
+    assert closed and took < 4
+    assert answer == "pong"
+    assert statuses == [200, 200, 200]

@@ -103,6 +103,8 @@ class Limits:
     #: messages waiting to be sent to one connection (its socket's buffers full): one more and it is dropped
     max_backlog: int = 64
     send_timeout: float = 30.0  #: seconds one message may wait to be taken by a connection before it is dropped
+    #: seconds a connection has to send a whole request's headers (from connecting, or from its last response)
+    header_timeout: float = 5.0
     allow_origins: tuple[str, ...] = ()  #: public origins or hosts served besides localhost (``--allow-origin``)
     #: whether a table of several people may be dealt from a seed its creator chose, or go on from an uploaded
     #: record (whose deal and seed its uploader chose): off, since whoever chose them knows every hand; tests
@@ -117,7 +119,8 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise BoneyardError(f"limit {name} must be a whole number of at least 1, not {value!r}")
-        for name in ("messages_per_second", "hints_per_second", "send_timeout", "games_per_minute"):
+        for name in ("messages_per_second", "hints_per_second", "send_timeout", "games_per_minute",
+                     "header_timeout"):
             if not getattr(self, name) > 0:
                 raise BoneyardError(f"limit {name} must be a positive number, not {getattr(self, name)!r}")
         if isinstance(self.allow_origins, str):
@@ -163,7 +166,11 @@ def server_config(app: Any, limits: Limits, **settings: Any) -> uvicorn.Config:
     where it is installed (the ``web`` extra installs it; uvicorn's ``loop="auto"``), else asyncio's."""
     import uvicorn
 
+    from boneyard.web.timely import timely
+
     settings.setdefault("ws_per_message_deflate", False)
+    # a connection that sends no whole request within header_timeout is closed (idle sockets, slow headers)
+    settings.setdefault("http", timely(limits.header_timeout))
     # a request still running 3 s after the server was told to stop (a review) is cancelled, not waited for
     settings.setdefault("timeout_graceful_shutdown", 3)
     return uvicorn.Config(app, ws_max_size=limits.max_message, log_level="warning", **settings)
