@@ -408,15 +408,19 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
     async def unless_gone(request: Request, work: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
         """``work``'s answer; if the client leaves first the work is cancelled (a review's worker is ended)."""
         task = asyncio.ensure_future(work)
-        while True:
-            done, _ = await asyncio.wait((task,), timeout=0.25)
-            if done:
-                return task.result()
-            if await request.is_disconnected():
+        try:
+            while True:
+                done, _ = await asyncio.wait((task,), timeout=0.25)
+                if done:
+                    return task.result()
+                if await request.is_disconnected():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+                    raise _bad("the client left before its review was ready", 499)
+        finally:  # this request cancelled (the server stops): the work goes with it
+            if not task.done():
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-                raise _bad("the client left before its review was ready", 499)
 
     # ---------------------------------------------------------------- the table
     @app.websocket("/ws/{game_id}")
