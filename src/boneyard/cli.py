@@ -266,17 +266,19 @@ def print_stats(result: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console(highlight=False)
-    title = f"{result['player']}'s games" if result["player"] else "Your games"
+    title = f"Games of {result['player']}" if result["player"] else "Your games"
     for heading, rows in (("variant", result["variants"]), ("against", result["against"])):
-        table = Table(title=f"{title}, by {heading}" if heading == "variant" else "by opponent")
-        for column in (heading, "games", "won", "win rate", "95% interval", "unfinished", "hands", "hands won",
-                       "dominoes", "points a hand"):
-            table.add_column(column, justify="left" if column == heading else "right")
+        table = Table(title=f"{title}, by {heading}" if heading == "variant" else "by opponent",
+                      caption="games finished, won (rate, 95% interval), not finished; hands over, won, played out;"
+                      " points a hand" if heading == "against" else None)
+        table.add_column(heading, no_wrap=True)
+        for column in ("games", "won", "rate", "open", "hands", "won", "out", "pts"):
+            table.add_column(column, justify="right", no_wrap=True)
         for name, row in rows.items():
             low, high = row["ci95"]
-            rate, interval = (f"{row['win_rate']:.0%}", f"{low:.0%} – {high:.0%}") if row["games"] else ("—", "—")
+            rate = f"{row['win_rate']:.0%} ({low:.0%}–{high:.0%})" if row["games"] else "—"
             per_hand = "—" if row["points_per_hand"] is None else f"{row['points_per_hand']:.1f}"
-            table.add_row(name, str(row["games"]), str(row["won"]), rate, interval, str(row["unfinished"]),
+            table.add_row(name, str(row["games"]), str(row["won"]), rate, str(row["unfinished"]),
                           str(row["hands"]), str(row["hands_won"]), str(row["dominoes"]), per_hand)
         console.print(table)
     review = result["review"]
