@@ -25,6 +25,8 @@ from boneyard.review.report import review_json
 WEB_SAMPLES = 40  #: deals per decision for a review asked from the browser (reproducible)
 MAX_SAMPLES = 400
 QUEUE = 4  #: reviews waiting or running at most; more are refused
+#: a review's work at most: the seat's moves times the deals searched for each (about 80 s of a worker)
+MAX_WORK = 100_000
 
 
 def ghost_tiles(data: dict[str, Any], result: Review) -> dict[tuple[int, int], dict[str, Any]]:
@@ -69,6 +71,13 @@ def checked_request(data: dict[str, Any], seat: Any, samples: Any) -> tuple[int,
         samples = WEB_SAMPLES
     if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
         raise BoneyardError(f"'samples' must be a whole number from 2 to {MAX_SAMPLES}, not {samples!r}")
+    moves = sum(event.seat == seat for log in game.log for event in log.events)
+    if moves * samples > MAX_WORK:
+        fewer = MAX_WORK // moves
+        raise BoneyardError(f"seat {seat}'s {moves:,} moves at {samples} deals each is more than one review here "
+                            f"searches ({MAX_WORK:,} moves times deals): ask for "
+                            + (f"at most {fewer} deals" if fewer >= 2 else "a shorter game")
+                            + ", or run boneyard review on your own machine")
     return seat, samples
 
 
@@ -90,7 +99,8 @@ class Reviewer:
         return self._pool
 
     async def review(self, data: dict[str, Any], seat: Any = None, samples: Any = None) -> dict[str, Any]:
-        seat, samples = checked_request(data, seat, samples)
+        # the record is replayed to check the request: in a thread, as a long one would hold the event loop
+        seat, samples = await asyncio.to_thread(checked_request, data, seat, samples)
         if self.pending >= QUEUE:
             raise BoneyardError(f"{QUEUE} reviews are already under way; try again in a minute")
         self.pending += 1

@@ -393,6 +393,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         text = await asyncio.to_thread(lambda: json_text(replay_steps(data)))
         return Response(text, media_type="application/json")
 
+    reviewing: set[str] = set()  #: client addresses with a review under way (one each)
+
     @app.post("/api/review")
     async def review_game(request: Request) -> dict[str, Any]:
         body = await json_object(request, limits)
@@ -403,7 +405,14 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             data = room.record()
         else:
             data = record_in(body, None)
-        return await unless_gone(request, reviewer.review(data, body.get("seat"), body.get("samples")))
+        client = request.client.host if request.client is not None else "unknown"
+        if client in reviewing:
+            raise _bad("a review you asked for is still being worked out: wait for it (one at a time)", 429)
+        reviewing.add(client)
+        try:
+            return await unless_gone(request, reviewer.review(data, body.get("seat"), body.get("samples")))
+        finally:
+            reviewing.discard(client)
 
     async def unless_gone(request: Request, work: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
         """``work``'s answer; if the client leaves first the work is cancelled (a review's worker is ended)."""
