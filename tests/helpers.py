@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from boneyard import Game, HandSetup, Move, Tile, make_rules, record
+from boneyard.moves import Kind
 from boneyard.players.base import Player
 from boneyard.rules.base import Rules
 from boneyard.state import Dice, Event
@@ -148,3 +149,17 @@ def replay_refusal(folder: Path, data: Any) -> str:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr[-2000:]
     return lines[0]
+
+
+def two_places(game: Game) -> bool:
+    """Whether the player on turn holds a tile that fits more than one place."""
+    placed = [move.tile for move in game.legal_moves() if move.kind == Kind.PLAY]
+    return any(placed.count(tile) > 1 for tile in placed)
+
+
+def ambiguous_choices(game: Game) -> tuple[Tile, list[Move]]:
+    """A tile of the player on turn that fits several places, and its moves (a position :func:`two_places` found)."""
+    legal = game.legal_moves()
+    placed = [move.tile for move in legal if move.kind == Kind.PLAY]
+    tile = next(tile for tile in placed if tile is not None and placed.count(tile) > 1)
+    return tile, [move for move in legal if move.tile == tile]

@@ -36,6 +36,7 @@ from boneyard import record
 from boneyard.moves import Kind
 from boneyard.state import Game
 from boneyard.terminal import TerminalSession, start_session
+from tests.helpers import ambiguous_choices, two_places
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 PROMPT = "Your move: "
@@ -244,15 +245,8 @@ def test_a_whole_game_with_random_input_never_breaks_and_its_record_replays(tmp_
 
 
 def test_an_ambiguous_tile_asks_which_and_a_bad_or_missing_answer_chooses_nothing() -> None:
-    def two_places(game: Game) -> bool:
-        tiles = [m.tile for m in game.legal_moves() if m.kind == Kind.PLAY]
-        return any(tiles.count(t) > 1 for t in tiles)
-
     game = first_position("all-fives", 2, two_places)
-    legal = game.legal_moves()
-    tiles = [m.tile for m in legal if m.kind == Kind.PLAY]
-    tile = next(t for t in tiles if tiles.count(t) > 1)
-    choices = [m for m in legal if m.tile == tile]
+    tile, choices = ambiguous_choices(game)
     before = len(game.hand.events)
     low_first = "-".join(reversed(str(tile).split("-")))
     session, console = session_for(game, [str(tile), "z", low_first, "", low_first, str(choices[-1]).upper()], None)

@@ -264,8 +264,13 @@ def test_the_largest_lobby_offset_is_an_empty_page(client: TestClient) -> None:
 REVIEW_BODY_HANDS = 20  #: a 7 KB record: reviewing one seat at samples=400 takes a worker about 45 s
 
 
+def heavy_review() -> dict[str, Any]:
+    """A review request that keeps the worker busy (a 20-hand game, 400 deals a decision)."""
+    return {"record": long_record(REVIEW_BODY_HANDS), "seat": 0, "samples": 400}
+
+
 def test_reviews_whose_clients_left_do_not_lock_out_other_users(db: str) -> None:
-    heavy = {"record": long_record(REVIEW_BODY_HANDS), "seat": 0, "samples": 400}
+    heavy = heavy_review()
     small = {"record": long_record(1), "seat": 0, "samples": 2}
     before = children()
     with LiveServer(db) as server:
@@ -283,7 +288,7 @@ def test_reviews_whose_clients_left_do_not_lock_out_other_users(db: str) -> None
 
 
 def test_the_server_stops_promptly_while_a_review_runs(db: str) -> None:
-    heavy = {"record": long_record(REVIEW_BODY_HANDS), "seat": 0, "samples": 400}
+    heavy = heavy_review()
     before = children()
     server = LiveServer(db)
     with server:
@@ -300,7 +305,7 @@ def test_the_server_stops_promptly_while_a_review_runs(db: str) -> None:
 
 
 def test_a_second_review_at_once_from_one_address_is_refused_clearly(db: str) -> None:
-    heavy = {"record": long_record(REVIEW_BODY_HANDS), "seat": 0, "samples": 400}
+    heavy = heavy_review()
     before = children()
     with LiveServer(db) as server:
         first = threading.Thread(target=ask_review, args=(server.url, heavy, 1))

@@ -18,6 +18,7 @@ from boneyard import record
 from boneyard.moves import Kind
 from boneyard.state import Game
 from boneyard.terminal import TerminalSession, start_session
+from tests.helpers import ambiguous_choices, two_places
 
 
 def scripted(answers: list[str]) -> Iterator[str]:
@@ -155,16 +156,9 @@ def test_a_tile_with_one_legal_place_may_be_typed_alone_either_way_round(tmp_pat
 
 
 def test_an_ambiguous_tile_gets_a_short_question(tmp_path: Path) -> None:
-    def two_places(game: Game) -> bool:
-        tiles = [m.tile for m in game.legal_moves() if m.kind == Kind.PLAY]
-        return any(tiles.count(t) > 1 for t in tiles)
-
     game = first_hand_where("block", 2, two_places)
     legal = game.legal_moves()
-    tiles = [m.tile for m in legal if m.kind == Kind.PLAY]
-    tile = next(t for t in tiles if tiles.count(t) > 1)
-    assert tile is not None
-    choices = [m for m in legal if m.tile == tile]
+    tile, choices = ambiguous_choices(game)
     session, console = session_for(game, ["b"], None)
     assert session.parse_answer(str(tile), legal) == choices[1]
     assert f"{tile} fits {len(choices)} ways: a) " in " ".join(console.export_text().split())

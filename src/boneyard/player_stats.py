@@ -80,16 +80,13 @@ class Stats:
         if self.player is not None:
             wanted = self.player.casefold()
             return next((seat for seat, name in enumerate(players) if name.casefold() == wanted), None)
-        meta = data.get("meta")
-        seat = meta.get("human_seat") if isinstance(meta, dict) else None
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-            return seat
-        return None
+        return record.human_seat(data, len(players))
 
     def add(self, data: dict[str, Any], where: str) -> bool:
         """Count one record; False (and the reason kept in :attr:`skipped`) where it cannot be replayed."""
         try:
             game = record.replay(data)
+            notes = record.annotations_of(data)
         except BoneyardError as error:
             self.skipped.append(f"{where}: {error}")
             return False
@@ -118,19 +115,12 @@ class Stats:
                 tally.hands_won += result.winner is not None and result.winner in side
                 tally.dominoes += result.end == "domino" and result.winner in side
                 tally.points += after[seat] - log.start_scores[seat]
-        self._count_marks(data, game, seat)
-        return True
-
-    def _count_marks(self, data: dict[str, Any], game: Any, seat: int) -> None:
-        hands = data.get("hands")
-        for log, hand in zip(game.log, hands if isinstance(hands, list) else [], strict=False):
-            notes = hand.get("annotations") if isinstance(hand, dict) else None
-            if not isinstance(notes, list):
-                continue
-            for event, note in zip(log.events, notes, strict=False):
-                mark = note.get("mark") if isinstance(note, dict) else None
+        for log, hand_notes in zip(game.log, notes, strict=False):  # the review's marks of your moves
+            for event, note in zip(log.events, hand_notes, strict=False):
+                mark = note.get("mark") if note is not None else None
                 if event.seat == seat and mark in self.marks:
                     self.marks[mark] += 1
+        return True
 
     def as_json(self) -> dict[str, Any]:
         reviewed = sum(self.marks.values())

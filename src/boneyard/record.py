@@ -294,6 +294,14 @@ def annotations_of(record: dict[str, Any]) -> list[list[dict[str, Any] | None]]:
     return [_hand_annotations(hand, number) for number, hand in enumerate(hands if isinstance(hands, list) else [], 1)]
 
 
+def human_seat(record: dict[str, Any], players: int) -> int | None:
+    """The seat a record's ``meta.human_seat`` names (the terminal writes it), where a game of ``players`` has that
+    seat; None otherwise (``meta`` is information only: a seat the game does not have is no human's seat)."""
+    meta = record.get("meta")
+    seat = meta.get("human_seat") if isinstance(meta, dict) else None
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players else None
+
+
 def _hand_annotations(hand: Any, number: int) -> list[dict[str, Any] | None]:
     notes = hand.get("annotations", []) if isinstance(hand, dict) else []
     moves = hand.get("moves") if isinstance(hand, dict) else None
@@ -469,5 +477,5 @@ def annotation_text(note: dict[str, Any], move: str = "") -> str:
     return "» " + "; ".join(parts)
 
 
-__all__ = ["FORMAT", "annotation_text", "annotations_of", "dumps", "game_json", "keep_annotations", "load", "loads",
-           "replay", "replay_json", "replay_text", "save", "to_record", "trimmed", "write_atomically"]
+__all__ = ["FORMAT", "annotation_text", "annotations_of", "dumps", "game_json", "human_seat", "keep_annotations",
+           "load", "loads", "replay", "replay_json", "replay_text", "save", "to_record", "trimmed", "write_atomically"]

@@ -622,9 +622,8 @@ def resume_levels(data: dict[str, Any], game: Game) -> tuple[int, list[str]]:
     """The human's seat and the computer levels stored in a record's ``meta`` (defaults: seat 0, greedy)."""
     meta_value = data.get("meta")
     meta: dict[str, Any] = meta_value if isinstance(meta_value, dict) else {}
-    human_value = meta.get("human_seat", 0)
-    valid = isinstance(human_value, int) and not isinstance(human_value, bool) and 0 <= human_value < game.players
-    human = human_value if valid else 0
+    named = record.human_seat(data, game.players)
+    human = 0 if named is None else named
     stored = meta.get("ai", {})
     levels = [str(stored.get(str(s), "greedy")) for s in range(game.players) if s != human] \
         if isinstance(stored, dict) else ["greedy"]

@@ -13,12 +13,11 @@ from boneyard.errors import BoneyardError, RecordError
 
 def default_seat(data: dict[str, Any]) -> int:
     """The seat a record's own human played (``meta.human_seat``, where the game has that seat), else seat 0."""
-    meta = data.get("meta")
-    seat = meta.get("human_seat", 0) if isinstance(meta, dict) else 0
+    from boneyard import record
+
     players = data.get("players")
-    seats = len(players) if isinstance(players, list) else 0
-    # meta is information only: a seat the game does not have is no human's seat
-    return seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats else 0
+    seat = record.human_seat(data, len(players) if isinstance(players, list) else 0)
+    return 0 if seat is None else seat
 
 
 def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds: float | None,

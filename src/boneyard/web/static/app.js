@@ -288,10 +288,8 @@ function invited(id) {
   return localStorage.getItem(inviteKey(id)) !== null || localStorage.getItem(tokenKey(id)) !== null;
 }
 
-/** The invitation of table ``id``: from the link that opened it (kept for later visits), or kept from before. */
+/** The invitation of table ``id`` this browser keeps (from the link that opened the table, see openGame). */
 function invitation(id) {
-  const given = new URLSearchParams(location.search).get("invite");
-  if (given) localStorage.setItem(inviteKey(id), given);
   return localStorage.getItem(inviteKey(id));
 }
 
@@ -319,6 +317,8 @@ function sendMove(move) {
 }
 
 function openGame(id) {
+  const given = new URLSearchParams(location.search).get("invite");
+  if (given) localStorage.setItem(inviteKey(id), given);  // kept for later visits and for the link to pass on
   if (table.id !== id) {
     Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null });
     $("#summary").hidden = true;
