@@ -145,3 +145,60 @@ def test_a_hint_names_the_tile_and_gives_a_reason_in_words(server: Server, brows
     reason = status.split(" — ", 1)[1]
     assert reason and not re.search(r"\d\.\d|sampled|average", reason), reason
     page.context.close()
+
+
+def test_the_hand_end_panel_may_be_put_aside_to_look_at_the_table(server: Server, browser: Any) -> None:
+    data = find_position("draw", 2, lambda g: not g.in_hand and g.hand.result is not None and not g.finished)
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#summary-title")
+    assert page.is_hidden("#show-summary")
+    page.click("#look-at-table")
+    page.wait_for_selector("#summary", state="hidden")
+    page.wait_for_selector("#show-summary", state="visible")
+    placed = len(room_game(server, game_id).layout)
+    assert page.locator("#table g.tile").count() == placed  # the final table, uncovered
+    page.click("#show-summary")
+    page.wait_for_selector("#summary-title", state="visible")
+    assert page.is_hidden("#show-summary")
+    page.keyboard.press("Escape")  # Esc puts it aside too
+    page.wait_for_selector("#summary", state="hidden")
+    page.click("#show-summary")
+    page.click("#next-hand")  # the next hand: nothing to bring back
+    page.wait_for_function("() => document.querySelector('#summary').hidden"
+                           " && document.querySelector('#show-summary').hidden")
+    assert room_game(server, game_id).in_hand
+    page.context.close()
+
+
+def test_the_search_for_a_starting_tile_is_a_note_before_the_numbered_moves(server: Server, browser: Any) -> None:
+    data = find_position("pip", 2, lambda g: g.in_hand and len(g.hand.setup_draws) > 2 and len(g.hand.events) >= 2)
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#history li.note")
+    game = room_game(server, game_id)
+    logged = hand_log(game, 0)
+    assert logged[0]["text"].startswith("Nobody held a starting tile, so they drew in turn: ")
+    items = page.locator("#history li")
+    assert items.all_inner_texts() == [entry["text"] for entry in logged]
+    assert items.nth(0).get_attribute("value") is None  # a note, not move 1
+    assert items.nth(1).get_attribute("value") == "1"
+    page.context.close()
+
+
+def test_on_a_phone_a_long_name_is_cut_short_but_you_stays(server: Server, browser: Any) -> None:
+    data = find_position("block", 2, my_turn)
+    name = "Bartholomew Featherstonehaugh"
+    data["players"][0] = name  # a loaded record's seats keep its names
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}",
+                     browser.new_context(viewport={"width": 390, "height": 844}))
+    page.wait_for_selector("#table-players .player.you")
+    chip = page.locator("#table-players .player.you .name")
+    assert chip.get_attribute("title") == name
+    mark, given = chip.locator(".mark"), chip.locator(".given")
+    assert mark.inner_text().strip() == "(you)"
+    assert given.evaluate("node => node.scrollWidth > node.clientWidth")  # the name is cut short...
+    outer, box = chip.bounding_box(), mark.bounding_box()
+    assert box["width"] > 10 and box["x"] + box["width"] <= outer["x"] + outer["width"] + 0.5  # ...not "(you)"
+    page.context.close()

@@ -440,3 +440,29 @@ def test_single_seat_env_same_games_on_both_engines() -> None:
         results.append(play_single(single, 7))
     assert results[0][0] == results[1][0]
     assert results[0][1]["scores"] == results[1][1]["scores"]
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_action_must_be_a_whole_number_not_rounded(engine: str) -> None:
+    game = raw_env("all-fives", 2, seed=5, engine=engine)
+    game.reset(seed=5)
+    agent = game.agent_selection
+    actions = np.flatnonzero(game.observe(agent)["action_mask"])
+    assert game.game is not None
+    before = str(game.game.hands)
+    for wrong in (float(actions[0]) + 0.7, True, str(actions[0]), np.array([actions[0]]), np.float64(actions[0])):
+        with pytest.raises(IllegalMoveError, match=r"an action is a whole number \(int\)"):
+            game.step(wrong)  # type: ignore[arg-type]
+        assert game.agent_selection == agent and str(game.game.hands) == before and not game.game.hand.events
+    game.step(np.array(actions[0]))  # a NumPy integer, or a 0-d integer array, is an action
+    assert len(game.game.hand.events) == 1
+
+
+def test_the_single_seat_env_refuses_a_fractional_action_in_every_illegal_mode() -> None:
+    for illegal in ("raise", "penalty"):
+        single = SingleSeatEnv("block", 2, opponents="greedy", seed=3, illegal=illegal)
+        observation, _ = single.reset(seed=3)
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        with pytest.raises(IllegalMoveError, match="not a float"):
+            single.step(action + 0.5)  # type: ignore[arg-type]
+        assert single.step(np.int64(action))[0]["action_mask"].shape == observation["action_mask"].shape

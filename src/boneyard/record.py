@@ -415,6 +415,9 @@ def replay_text(record: dict[str, Any]) -> str:
             lines.append(f"  Flower {dice.flower[0]}-{dice.flower[1]}, scorpion {dice.scorpion[0]}-{dice.scorpion[1]}")
         for seat, tiles in enumerate(log.setup.deal):
             lines.append(f"  {names[seat]}: {' '.join(str(t) for t in tiles)}")
+        if log.setup_draws:  # nobody was dealt a starting tile (Double Bergen, PIP)
+            lines.append("  Drawn in turn for a starting tile: "
+                         + ", ".join(f"{names[seat]} {tile}" for seat, tile in log.setup_draws))
         for number, event in enumerate(log.events, 1):
             text = f"  {number:3}. {names[event.seat]:<12} {event.move}"
             if event.scoring:

@@ -79,6 +79,8 @@ class HandLog:
     events: list[Event] = field(default_factory=list)
     result: HandResult | None = None
     start_scores: list[int] = field(default_factory=list)
+    #: the draws made while looking for the starting tile (Double Bergen, PIP), in order: (seat, tile)
+    setup_draws: list[tuple[int, Tile]] = field(default_factory=list)
 
 
 class _Turn(NamedTuple):
@@ -262,6 +264,7 @@ class Game:
         tile = self.stock[self.stock_pos]
         self.stock_pos += 1
         self.hands[seat].append(tile)
+        self.log[-1].setup_draws.append((seat, tile))
         return tile
 
     # ------------------------------------------------------------ moves

@@ -29,7 +29,7 @@ from boneyard.chance import game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
-from boneyard.render.text import LEGEND, describe_move, layout_lines
+from boneyard.render.text import LEGEND, describe_move, layout_lines, setup_draws_text
 from boneyard.state import Event, Game
 from boneyard.tiles import MAX_PIPS, half_text, is_ascii_number
 from boneyard.view import SeatView
@@ -256,6 +256,13 @@ class TerminalSession:
         if effect:
             self.say(f"  {effect}", style="bold magenta")
 
+    def say_hand_start(self) -> None:
+        """What happened before the hand's first tile: the draws of a search for the starting tile."""
+        game = self.game
+        text = setup_draws_text(game.names, game.hand.setup_draws, self.human)
+        if text is not None:
+            self.say(text, highlight=False)
+
     def directional_effect(self, event: Event) -> str | None:
         """PIP's S, R, A and D tiles, said as they take effect."""
         game = self.game
@@ -403,12 +410,15 @@ class TerminalSession:
     def run(self) -> int:
         game = self.game
         self.say(HELP, style="dim")
+        if game.in_hand and not game.hand.events:
+            self.say_hand_start()
         while not game.finished:
             if not game.in_hand:
                 self.say_hand_end()
                 if game.finished:
                     break
                 game.next_hand()
+                self.say_hand_start()
                 self.save()
                 continue
             seat = game.turn

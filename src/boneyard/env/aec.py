@@ -31,7 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from boneyard.chance import Chance, Deal, seed_error
-from boneyard.env.encoding import ActionCodec, Observer, number_values, slot_owners
+from boneyard.env.encoding import ActionCodec, Observer, action_number, number_values, slot_owners
 from boneyard.env.fast import FastTracker, tracker_for
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast import FastGame
@@ -315,12 +315,13 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalMoveError(f"{agent} is on turn and must act (got None)")
+        action = action_number(action, agent)
         tracker = self._tracker
         if tracker is not None:
             legal = tracker.legal_now if tracker.legal_now is not None else tracker.legal()
-            chosen = legal.get(int(action))
+            chosen = legal.get(action)
             if chosen is None:
-                self._refuse(agent, int(action))
+                self._refuse(agent, action)
             self._cumulative_rewards[agent] = 0.0
             before = tracker.apply(chosen)
             self._played.append(chosen)
@@ -338,11 +339,11 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         else:
             game = self._game
             assert game is not None
-            move = self.move_of(int(action))
+            move = self.move_of(action)
             legal_moves = self.legal_moves(agent)
             check = Move.lead(move.tile) if move.kind == Kind.LEAD and move.tile is not None else move
-            if check not in legal_moves or (move.kind == Kind.PLAY and self.encode(move) != int(action)):
-                self._refuse(agent, int(action))  # (a double's low-half action is not its move's: see _refuse)
+            if check not in legal_moves or (move.kind == Kind.PLAY and self.encode(move) != action):
+                self._refuse(agent, action)  # (a double's low-half action is not its move's: see _refuse)
             self._cumulative_rewards[agent] = 0.0
             before = list(game.scores)
             self._track(self.seat, move)

@@ -50,6 +50,26 @@ SCORE_BOUND = 10.0  #: scores ÷ target are clipped to ±10 (a bound Gymnasium c
 DICE = 24
 
 
+def action_number(action: object, agent: str) -> int:
+    """``action`` as the action number it is: an ``int`` or a NumPy integer (a 0-d integer array too, as
+    Gymnasium's ``Discrete`` space takes).  Anything else is refused, not rounded: ``3.7``, ``True``, ``"3"``.
+
+    >>> action_number(np.int64(3), "player_0")
+    3
+    >>> action_number(3.7, "player_0")
+    Traceback (most recent call last):
+    ...
+    boneyard.errors.IllegalMoveError: action 3.7 for player_0: an action is a whole number (int), not a float
+    """
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    kind = f"an array of shape {action.shape} and type {action.dtype}" if isinstance(action, np.ndarray) \
+        else f"a {type(action).__name__}"
+    raise IllegalMoveError(f"action {action!r} for {agent}: an action is a whole number (int), not {kind}")
+
+
 def slot_owners(layout: Layout) -> list[int]:
     """The tiles with an open end, one per slot, in the layout's order."""
     owners: list[int] = []

@@ -22,6 +22,7 @@ import gymnasium
 import numpy as np
 
 from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed
+from boneyard.env.encoding import action_number
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.players.base import Player, make_player, split_specs
 from boneyard.state import Game
@@ -132,14 +133,15 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         if self._over():
             raise IllegalMoveError("the game is over; call reset()")
         mask = env.action_mask(self.agent)
-        if not 0 <= int(action) < mask.size or not mask[int(action)]:
+        action = action_number(action, self.agent)
+        if not 0 <= action < mask.size or not mask[action]:
             if self.illegal == "raise":
-                move = env.codec.describe(int(action)) if 0 <= int(action) < mask.size else str(action)
+                move = env.codec.describe(action) if 0 <= action < mask.size else str(action)
                 legal = ", ".join(str(m) for m in env.legal_moves(self.agent)[:8])
-                raise IllegalMoveError(f"action {int(action)} ({move}) is not legal now (legal: {legal})")
+                raise IllegalMoveError(f"action {action} ({move}) is not legal now (legal: {legal})")
             self._refused += 1
             return self._observation(), -self.illegal_penalty, False, self._cut(), self._info(illegal=True)
-        env.step(int(action))
+        env.step(action)
         reward = env.rewards.get(self.agent, 0.0) + self._play_opponents()
         terminated = env.terminations[self.agent]
         truncated = (env.truncations[self.agent] or self._cut()) and not terminated

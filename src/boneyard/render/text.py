@@ -10,16 +10,19 @@ with its number (as in move notation), and the kinds of doubles look different:
 * ``«W✚W»`` PIP's hub, the starter (sides first, then top and bottom);
 * ``[5⋔5]`` a PIP double with three toes.
 
-:data:`LEGEND` says the same for a person at the table.
+:data:`LEGEND` says the same for a person at the table, and :func:`setup_draws_text` says in words
+what happened before a hand's first tile, for the terminal and the web table alike.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.moves import Kind, Move
-from boneyard.tiles import half_text
+from boneyard.tiles import Tile, half_text
 
 #: what each mark of :func:`layout_lines` and the move list means
 LEGEND = """\
@@ -148,3 +151,31 @@ def describe_move(move: Move, layout: Layout) -> str:
     if move.kind == Kind.PASS:
         return "pass"
     return f"give {move.tile} to the next player"
+
+
+def setup_draws_text(names: Sequence[str], draws: Sequence[tuple[int, Tile]], viewer: int | None,
+                     show: Callable[[Tile], str] = str) -> str | None:
+    """The search for a starting tile in words, as ``viewer`` saw it (None: a spectator), or None where the hand
+    had none (:attr:`~boneyard.state.HandLog.setup_draws`): ``Nobody held a starting tile, so they drew in turn:
+    Ann 2 tiles, you 1 (6-6).``  Only the viewer's own drawn tiles are named (each as ``show`` writes it); the
+    others' stay face down.
+
+    >>> from boneyard.tiles import Tile
+    >>> setup_draws_text(["You", "Ann"], [(0, Tile(1, 5)), (1, Tile(2, 3)), (0, Tile(6, 6))], 0)
+    'Nobody held a starting tile, so they drew in turn: you 2 tiles (5-1, 6-6), Ann 1 tile.'
+    >>> setup_draws_text(["Bob", "Ann"], [(1, Tile(4, 4))], None)
+    'Nobody held a starting tile, so they drew in turn: Ann 1 tile.'
+    """
+    if not draws:
+        return None
+    drawn: dict[int, list[Tile]] = {}
+    for seat, tile in draws:
+        drawn.setdefault(seat, []).append(tile)
+    parts = []
+    for seat, tiles in drawn.items():
+        count = f"{len(tiles)} tile{'s' if len(tiles) != 1 else ''}"
+        if seat == viewer:
+            parts.append(f"you {count} ({', '.join(show(tile) for tile in tiles)})")
+        else:
+            parts.append(f"{names[seat]} {count}")
+    return f"Nobody held a starting tile, so they drew in turn: {', '.join(parts)}."

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from boneyard.layout import Layout, Role
 from boneyard.moves import Kind
+from boneyard.render.text import setup_draws_text
 from boneyard.rules.all_fives import AllFives
 from boneyard.rules.pip import TOE_PLAYS
 from boneyard.state import Event, Game, ScoreItem
@@ -218,8 +219,14 @@ def _entries(names: list[str], seat: int | None, told: list[Told], start: int) -
         yield position + 1, {"seat": event.seat, "text": text}
 
 
+def _setup_entries(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The log's first entry where the hand began with a search for its starting tile."""
+    text = setup_draws_text(game.names, game.hand.setup_draws, seat, shown)
+    return [] if text is None else [{"seat": None, "text": text}]
+
+
 def _log(game: Game, seat: int | None, told: list[Told]) -> list[dict[str, Any]]:
-    entries = [entry for _, entry in _entries(game.names, seat, told, 0)]
+    entries = _setup_entries(game, seat) + [entry for _, entry in _entries(game.names, seat, told, 0)]
     if game.hand.result is not None:
         entries.append({"seat": None, "text": hand_end_text(game, seat)})
     return entries
@@ -324,7 +331,8 @@ class Narrator:
         self._logged[seat] = (done, texts)
         if game.hand.result is not None:
             ongoing.append(json_text({"seat": None, "text": hand_end_text(game, seat)}))
-        return "[" + ",".join(texts + ongoing) + "]"
+        setup = [json_text(entry) for entry in _setup_entries(game, seat)]
+        return "[" + ",".join(setup + texts + ongoing) + "]"
 
 
 __all__ = ["Narrator", "Told", "event_json", "hand_end_text", "hand_log", "json_text", "latest_text", "open_count",

@@ -278,6 +278,7 @@ async function loadRecordFile(asReplay) {
 const table = {
   id: null, socket: null, state: null, selected: null, active: 0, placed: 0, version: -1, retry: null,
   choosing: null, hint: null, moved: null,
+  peek: null,  // the hand's end whose panel was put aside to look at the table (see lookAtTable)
 };
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
@@ -320,7 +321,7 @@ function openGame(id) {
   const given = new URLSearchParams(location.search).get("invite");
   if (given) localStorage.setItem(inviteKey(id), given);  // kept for later visits and for the link to pass on
   if (table.id !== id) {
-    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null });
+    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null });
     $("#summary").hidden = true;
   }
   table.moved = null;  // a move sent on a lost connection may not have arrived: the player may send it again
@@ -481,7 +482,9 @@ function playerChip(state, player, seat) {
     class: ["player", turn ? "turn" : "", you ? "you" : ""].join(" "), "data-seat": seat,
     "aria-label": `${player.name}${you ? " (you)" : ""}${team ? `, team ${team}` : ""}: ${player.score} points, ${plural(player.tiles, "tile")}${turn ? ", on turn" : ""}`,
   },
-  h("span", { class: "name", text: `${turn ? "▶ " : ""}${player.name}${you && player.name !== "You" ? " (you)" : ""}` }),
+  // a long name is cut short with an ellipsis, never the "(you)" after it; the whole name is the chip's title
+  h("span", { class: "name", title: player.name }, h("span", { class: "given", text: `${turn ? "▶ " : ""}${player.name}` }),
+    you && player.name !== "You" ? h("span", { class: "mark", text: " (you)" }) : null),
   team ? h("span", { class: `team team-${team}`, title: `team ${team}: ${sides[team - 1].map((s) => state.players[s].name).join(" and ")}`,
     text: `Team ${team}` }) : null,
   h("span", { class: "score", "data-seat": seat, text: `${player.score}` }),
@@ -553,8 +556,12 @@ function renderInfo() {
 
 function renderLog(entries) {
   const list = $("#history");
+  // an entry of nobody's is the hand's end (last) or a note before the first tile; moves are numbered alone
+  let number = 0;
   list.replaceChildren(...entries.map((entry, i) => h("li", {
-    class: [entry.seat === null ? "end" : "", i === entries.length - 1 ? "latest" : ""].join(" ").trim() || null,
+    class: [entry.seat === null ? (i === entries.length - 1 && i > 0 ? "end" : "note") : "",
+      i === entries.length - 1 ? "latest" : ""].join(" ").trim() || null,
+    value: entry.seat === null ? null : ++number,
     text: entry.text,
   })));
   const panel = list.closest(".log-panel");
@@ -643,6 +650,7 @@ function handKey(event, tile) {
 /** Esc puts the selected tile back and closes the "which way round?" chooser, wherever the focus is. */
 function putBack(event) {
   if (event.key !== "Escape" || $("#table-view").hidden || !table.state) return;
+  if (!$("#summary").hidden) { $("#look-at-table").click(); return; }  // Esc puts the hand's end panel aside
   if (table.selected === null && table.choosing === null) return;
   table.selected = null;
   table.choosing = null;
@@ -664,8 +672,14 @@ function renderSummary() {
   const state = table.state;
   const box = $("#summary");
   const summary = state.summary;
-  if (state.in_hand || !summary) { box.hidden = true; return; }
+  const back = $("#show-summary");
+  if (state.in_hand || !summary) { box.hidden = back.hidden = true; table.peek = null; return; }
+  // "Look at the table" puts the panel aside for this hand's end; the button beside the hand brings it back
+  const key = `${state.game} ${summary.hand_number} ${summary.game_over}`;
+  if (table.peek === key) { box.hidden = true; back.hidden = false; return; }
+  table.peek = null;
   box.hidden = false;
+  back.hidden = true;
   const names = summary.names;
   const you = state.you;
   const title = summary.game_over
@@ -692,7 +706,8 @@ function renderSummary() {
           text: "Next hand" }),
           state.can_undo ? h("button", { id: "summary-undo", onclick: () => send({ type: "undo" }),
             text: "Undo the last move" }) : null]
-        : h("p", { text: "Waiting for a player to deal the next hand." }));
+        : h("p", { text: "Waiting for a player to deal the next hand." }),
+    h("button", { id: "look-at-table", onclick: () => lookAtTable(key), text: "Look at the table" }));
   box.replaceChildren(h("div", { class: "panel", role: "dialog", "aria-labelledby": "summary-title" },
     h("h2", { id: "summary-title", text: title }),
     summary.blocked_rule ? h("p", { class: "blocked-rule", id: "summary-rule", text: `A blocked hand: ${summary.blocked_rule}.` }) : null,
@@ -704,6 +719,14 @@ function renderSummary() {
   document.dispatchEvent(new CustomEvent("boneyard:summary", { detail: { game: state.game, summary, actions, you } }));
   const next = $("#next-hand");
   if (next) next.focus({ preventScroll: true });
+}
+
+/** The hand's end panel put aside (``key``: this hand's end) or, with null, shown again. */
+function lookAtTable(key) {
+  table.peek = key;
+  renderSummary();
+  const target = key === null ? $("#next-hand") || $("#look-at-table") : $("#show-summary");
+  if (target) target.focus({ preventScroll: true });
 }
 
 // ------------------------------------------------------------------ replay viewer
@@ -781,6 +804,7 @@ async function start() {
     send({ type: "hint" });
   });
   $("#undo").addEventListener("click", () => send({ type: "undo" }));
+  $("#show-summary").addEventListener("click", () => lookAtTable(null));
   for (const [id, icon] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {
     $(`#replay-${id}`).replaceChildren(iconSvg(icon));
   }
