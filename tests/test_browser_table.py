@@ -202,3 +202,24 @@ def test_on_a_phone_a_long_name_is_cut_short_but_you_stays(server: Server, brows
     outer, box = chip.bounding_box(), mark.bounding_box()
     assert box["width"] > 10 and box["x"] + box["width"] <= outer["x"] + outer["width"] + 0.5  # ...not "(you)"
     page.context.close()
+
+
+def test_the_replay_viewer_opens_a_hand_with_its_search_for_a_starting_tile(server: Server, browser: Any) -> None:
+    import random
+
+    from boneyard import record
+    from tests.helpers import start_filled
+
+    game = start_filled("double-bergen", 2, [], stock="3-1 2-2", leader=0, target=1)  # nobody dealt a double
+    game.names = ["Ann", "Bob"]
+    rng = random.Random(1)
+    while game.in_hand:
+        game.apply(rng.choice(game.legal_moves()))
+    assert game.finished  # a point ends it in the first hand
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "random", "name": "Bob"}]
+    game_id = server.post("/api/records", {"record": record.to_record(game, seed=1), "seats": seats})["id"]
+    page = open_page(browser, f"{server.url}/replay/{game_id}")
+    page.wait_for_selector("#replay-event >> text=Nobody held")
+    assert page.inner_text("#replay-event") == \
+        "Hand 1: Nobody held a starting tile, so they drew in turn: Ann 1 tile (3-1), Bob 1 tile (2-2)."
+    page.context.close()

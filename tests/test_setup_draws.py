@@ -115,3 +115,16 @@ def test_the_web_log_draws_a_wild_half_as_the_table_does() -> None:
     text = hand_log(game, seat)[0]["text"]
     assert "★-★" in text and "W" not in text.removeprefix(HEAD)
     assert "W-W" in record.replay_text(record.to_record(game))  # the notation in the replay text
+
+
+def test_the_replay_viewer_opens_such_a_hand_with_every_drawn_tile() -> None:
+    from boneyard.web.replayer import replay_steps
+
+    game = double_bergen_without_doubles()
+    play(game, "2-2")
+    hands = replay_steps(record.to_record(game))["hands"]
+    assert hands[0]["setup"] == HEAD + "Ann 1 tile (3-1), Bob 1 tile (2-2)."
+    assert hands[0]["steps"][0]["hands"][1][-1] == "2-2"  # the double drawn is in Bob's hand before he sets it
+    plain = start_filled("double-bergen", 2, ["3-3"], leader=0)
+    play(plain, "3-3")
+    assert replay_steps(record.to_record(plain))["hands"][0]["setup"] is None

@@ -154,11 +154,11 @@ def describe_move(move: Move, layout: Layout) -> str:
 
 
 def setup_draws_text(names: Sequence[str], draws: Sequence[tuple[int, Tile]], viewer: int | None,
-                     show: Callable[[Tile], str] = str) -> str | None:
+                     show: Callable[[Tile], str] = str, *, open_hands: bool = False) -> str | None:
     """The search for a starting tile in words, as ``viewer`` saw it (None: a spectator), or None where the hand
     had none (:attr:`~boneyard.state.HandLog.setup_draws`): ``Nobody held a starting tile, so they drew in turn:
     Ann 2 tiles, you 1 (6-6).``  Only the viewer's own drawn tiles are named (each as ``show`` writes it); the
-    others' stay face down.
+    others' stay face down, unless ``open_hands`` (a replay, which shows every hand).
 
     >>> from boneyard.tiles import Tile
     >>> setup_draws_text(["You", "Ann"], [(0, Tile(1, 5)), (1, Tile(2, 3)), (0, Tile(6, 6))], 0)
@@ -174,8 +174,6 @@ def setup_draws_text(names: Sequence[str], draws: Sequence[tuple[int, Tile]], vi
     parts = []
     for seat, tiles in drawn.items():
         count = f"{len(tiles)} tile{'s' if len(tiles) != 1 else ''}"
-        if seat == viewer:
-            parts.append(f"you {count} ({', '.join(show(tile) for tile in tiles)})")
-        else:
-            parts.append(f"{names[seat]} {count}")
+        drawn_tiles = f" ({', '.join(show(tile) for tile in tiles)})" if seat == viewer or open_hands else ""
+        parts.append(f"{'you' if seat == viewer else names[seat]} {count}{drawn_tiles}")
     return f"Nobody held a starting tile, so they drew in turn: {', '.join(parts)}."

@@ -11,8 +11,9 @@ from typing import Any
 
 from boneyard import record
 from boneyard.render.geometry import Geometry, layout_geometry, table_size
+from boneyard.render.text import setup_draws_text
 from boneyard.state import Game
-from boneyard.web.narrate import latest_text
+from boneyard.web.narrate import latest_text, shown
 
 
 def _step(game: Game, geometry: Geometry, event: dict[str, Any] | None) -> dict[str, Any]:
@@ -61,7 +62,8 @@ def replay_steps(data: dict[str, Any]) -> dict[str, Any]:
                 "scoring": [{"name": item.name, "points": item.points} for item in event.scoring],
             }))
         dice = log.setup.dice
-        hands.append({"number": log.number, "leader": log.leader,
+        setup = setup_draws_text(game.names, log.setup_draws, None, shown, open_hands=True)
+        hands.append({"number": log.number, "leader": log.leader, "setup": setup,
                       "dice": None if dice is None else {"flower": list(dice.flower), "scorpion": list(dice.scorpion)},
                       "tiles": [tile.as_json() for tile in geometry.tiles], "steps": steps})
     return {"variant": finished.rules.name, "title": finished.rules.title, "players": list(finished.names),

@@ -751,7 +751,7 @@ function renderReplay() {
   const event = step.event;
   $("#replay-event").textContent = event
     ? event.text || `${event.name}: ${event.move}`
-    : `Hand ${hand.number}: ${replay.data.players[hand.leader]} leads`;
+    : `Hand ${hand.number}: ${hand.setup || `${replay.data.players[hand.leader]} leads`}`;
   $("#replay-hands").replaceChildren(...replay.data.players.map((name, seat) => h("li", {
     class: step.turn === seat ? "turn" : "" },
   h("span", { class: "name", text: `${name} — ${step.scores[seat]} · ${plural(step.hands[seat].length, "tile")}` }),
