@@ -450,11 +450,12 @@ def test_an_action_must_be_a_whole_number_not_rounded(engine: str) -> None:
     actions = np.flatnonzero(game.observe(agent)["action_mask"])
     assert game.game is not None
     before = str(game.game.hands)
-    for wrong in (float(actions[0]) + 0.7, True, str(actions[0]), np.array([actions[0]]), np.float64(actions[0])):
+    for wrong in (float(actions[0]) + 0.7, True, str(actions[0]), np.array([actions[0], actions[0]]),
+                  np.float64(actions[0]), np.array([float(actions[0])])):
         with pytest.raises(IllegalMoveError, match=r"an action is a whole number \(int\)"):
             game.step(wrong)  # type: ignore[arg-type]
         assert game.agent_selection == agent and str(game.game.hands) == before and not game.game.hand.events
-    game.step(np.array(actions[0]))  # a NumPy integer, or a 0-d integer array, is an action
+    game.step(np.array([actions[0]]))  # a NumPy integer, or an integer array of one number, is an action
     assert len(game.game.hand.events) == 1
 
 

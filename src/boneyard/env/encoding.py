@@ -51,8 +51,9 @@ DICE = 24
 
 
 def action_number(action: object, agent: str) -> int:
-    """``action`` as the action number it is: an ``int`` or a NumPy integer (a 0-d integer array too, as
-    Gymnasium's ``Discrete`` space takes).  Anything else is refused, not rounded: ``3.7``, ``True``, ``"3"``.
+    """``action`` as the action number it is: an ``int``, a NumPy integer, or a NumPy integer array holding one
+    number (``np.array(3)``, ``np.array([3])``: some training libraries hand actions over so).  Anything else is
+    refused, not rounded: ``3.7``, ``True``, ``"3"``, an array of floats or of several numbers.
 
     >>> action_number(np.int64(3), "player_0")
     3
@@ -63,8 +64,8 @@ def action_number(action: object, agent: str) -> int:
     """
     if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
         return int(action)
-    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-        return int(action)
+    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
     kind = f"an array of shape {action.shape} and type {action.dtype}" if isinstance(action, np.ndarray) \
         else f"a {type(action).__name__}"
     raise IllegalMoveError(f"action {action!r} for {agent}: an action is a whole number (int), not {kind}")
