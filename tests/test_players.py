@@ -12,7 +12,7 @@ import pytest
 import boneyard
 from boneyard import record
 from boneyard.chance import Chance
-from boneyard.errors import OptionError
+from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
 from boneyard.players.base import LEVELS, GreedyPlayer, Player, hint_move, make_player
@@ -573,3 +573,16 @@ def test_simulate_writes_every_game_s_record_which_replays_to_the_same_result(tm
         simulate("all-fives", 2, 1, ai="greedy", options=options, records=folder / "game-000001-r1.boneyard.json")
     with pytest.raises(OptionError, match="use the local backend"):
         simulate("all-fives", 2, 1, ai="greedy", options=options, records=tmp_path / "other", backend="ray")
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "expert:samples=4"])
+def test_a_player_asked_to_choose_without_a_move_says_so(spec: str) -> None:
+    game = boneyard.new_game("block", 2, seed=1)
+    message = r"nothing to choose: seat \d has no legal move here"
+    with pytest.raises(IllegalMoveError, match=message):  # another seat is on turn
+        make_player(spec).choose(SeatView(game, 1 - game.turn))
+    rng = random.Random(1)
+    while game.in_hand:
+        game.apply(rng.choice(game.legal_moves()))
+    with pytest.raises(IllegalMoveError, match=message):  # the hand is over
+        make_player(spec).choose(SeatView(game, 0))

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from boneyard.chance import SplitMix
-from boneyard.errors import OptionError
+from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast.pip import PIP_TILES, FastPip, action_tile, listing_key, tile_at
 from boneyard.moves import Kind, Move
 from boneyard.view import SeatView
@@ -102,6 +102,16 @@ def first_best(items: list[_T], rank: Callable[[_T], tuple[int, ...]]) -> _T:
     return best
 
 
+def legal_choices(view: SeatView) -> list[Move]:
+    """The moves ``view``'s seat may choose from: an error, not an empty list, where it has none (a player asked
+    to choose after the hand's end, or off turn)."""
+    moves = view.legal_moves()
+    if not moves:
+        raise IllegalMoveError(f"nothing to choose: seat {view.seat} has no legal move here "
+                               "(the hand is over, or another seat is on turn)")
+    return moves
+
+
 class RandomPlayer:
     """Plays a uniformly random legal move: of the legal moves in :func:`move_order`, the one its
     splitmix64 stream (:class:`~boneyard.chance.SplitMix`, seeded with ``seed``) picks; with a single
@@ -113,7 +123,7 @@ class RandomPlayer:
         self.stream = SplitMix(seed)
 
     def choose(self, view: SeatView) -> Move:
-        moves = view.legal_moves()
+        moves = legal_choices(view)
         if len(moves) > 1:
             moves.sort(key=move_order)
         return self.stream.pick(moves)
@@ -137,7 +147,7 @@ class GreedyPlayer:
             points = view.play_points(move)[1] if move.is_placement else 0
             return greedy_rank(move, points, view.tile_value)
 
-        return first_best(sorted(view.legal_moves(), key=move_order), rank)
+        return first_best(sorted(legal_choices(view), key=move_order), rank)
 
     def choose_action(self, game: FastGame) -> int:
         """The same choice on the fast engine, from the actions alone: a placement's points are

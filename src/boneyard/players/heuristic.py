@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boneyard.moves import Kind, Move
-from boneyard.players.base import level
+from boneyard.players.base import legal_choices, level
 from boneyard.players.expert.determinize import rules_of
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.tiles import LETTERS, MAX_PIPS, A, D, S, Tile
@@ -179,7 +179,7 @@ class HeuristicPlayer:
         self.seed = seed
 
     def choose(self, view: SeatView) -> Move:
-        moves = view.legal_moves()
+        moves = legal_choices(view)
         if len(moves) == 1:
             return moves[0]
         return assess(view)[0].move

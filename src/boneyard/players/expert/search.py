@@ -52,6 +52,7 @@ import time
 
 from boneyard.moves import Move
 from boneyard.players import heuristic
+from boneyard.players.base import legal_choices
 from boneyard.players.expert.determinize import determinize, rules_of
 from boneyard.players.expert.equity import game_equity
 from boneyard.players.expert.fastsearch import MAX_WORLDS, Answers, FastRoot
@@ -162,9 +163,7 @@ class Search:
                  race: bool = True, doubles_first: bool = True, read: bool = True, defend: bool = True,
                  defuse: bool = False, equity: bool = True, doubt: float = 0.0, deep: float = 0.0,
                  own: float = 0.0, fuse: int = 1) -> None:
-        if not view.legal_moves():
-            raise ValueError(f"nothing to search: seat {view.seat} has no legal move here "
-                             "(the hand is over, or another seat is on turn)")
+        legal_choices(view)  # (an error where the seat has no move to choose)
         self.view = view
         self.rng = rng
         self.info = info if info is not None else infer(view)
