@@ -111,6 +111,8 @@ def test_simulate_json_keys_and_reproducibility_across_workers() -> None:
     (["simulate", "block", "--option", "tie_rule=coin"], "option 'tie_rule': 'coin' is not allowed"),
     (["play", "draw", "--web", "--save", "x.json"], "--save is for the terminal"),
     (["simulate", "block", "-o", "deal_sizes=5,5,5,5,5"], "lists 5 sizes, but block seats 2 to 4 players"),
+    (["simulate", "block", "-o", "deal_sizes=7/0"], "'deal_sizes': '7/0' is not a hand size (7) or one per player "
+                                                    "count (7/5/5), each at least 1"),
     (["simulate", "block", "--address", "ray://x:1"], "is for the ray backend: add --backend ray"),
     (["play", "block", "--players", "0"], "block is for 2 to 4 players, not 0"),
     (["play", "block", "--seed", "-3"], "the seed must be a whole number from 0 to 2^63 - 1, not -3"),

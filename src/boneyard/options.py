@@ -90,6 +90,7 @@ def specs(cls: type) -> list[OptionSpec]:
 
 def _convert(spec: OptionSpec, value: object, where: str) -> object:
     name = f"{where}option {spec.name!r}"
+    given = repr(value)  # as the user typed it (or as the record holds it), before any conversion
     if isinstance(value, str):
         text = value.strip().lower()
         if spec.optional and text in ("none", "null", "default", ""):
@@ -132,7 +133,8 @@ def _convert(spec: OptionSpec, value: object, where: str) -> object:
             value = [value]
         if (not isinstance(value, (list, tuple)) or not value
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-            raise OptionError(f"{name}: {value!r} is not a hand size (7) or one per player count (7/5/5)")
+            raise OptionError(f"{name}: {given} is not a hand size (7) or one per player count (7/5/5), "
+                              "each at least 1")
         return tuple(value)
     reason = next((why for withheld, why in spec.withheld if withheld == value), None)
     if reason is not None:
