@@ -469,7 +469,9 @@ def test_web_keeps_an_uploaded_records_annotations_and_meta(web_client: Any) -> 
     down = web_client.get(f"/api/games/{made.json()['id']}/record")
     assert down.status_code == 200, down.text[:300]
     back = json.loads(down.text)
-    assert back["hands"] == data["hands"] and back["meta"] == {"event": "club night"}
+    # the uploaded meta is kept; the table adds who played (the one person's seat, the computers' levels)
+    assert back["hands"] == data["hands"] and back["meta"] == {"event": "club night", "human_seat": 0,
+                                                               "ai": {"1": "greedy"}}
 
 
 def test_web_refuses_a_lone_surrogate_and_keeps_its_list_of_games(web_client: Any, base: Record) -> None:

@@ -146,9 +146,11 @@ def opponents(data: dict[str, Any], side: set[int], players: int) -> str:
 
 
 def record_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Every record named: files as given, folders searched for ``*.boneyard.json`` (sorted); a path that does
-    not exist, or more than :data:`MAX_FILES` files, is a :class:`BoneyardError`."""
+    """Every record named, each once however often it is named (a file, and a folder holding it): files as given,
+    folders searched for ``*.boneyard.json`` (sorted); a path that does not exist, or more than :data:`MAX_FILES`
+    files, is a :class:`BoneyardError`."""
     count = 0
+    seen: set[Path] = set()
     for path in paths:
         if path.is_dir():
             found: Iterable[Path] = sorted(path.rglob("*.boneyard.json"))
@@ -157,6 +159,10 @@ def record_files(paths: Iterable[Path]) -> Iterator[Path]:
         else:
             raise BoneyardError(f"{path}: no such file or folder")
         for file in found:
+            same = file.resolve()
+            if same in seen:
+                continue
+            seen.add(same)
             count += 1
             if count > MAX_FILES:
                 raise BoneyardError(f"more than {MAX_FILES:,} records: name fewer files or folders")

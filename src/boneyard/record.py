@@ -402,6 +402,7 @@ def replay_text(record: dict[str, Any]) -> str:
     options = non_defaults(game.rules.options)
     if options:
         lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
+    width = min(24, max(12, *(len(name) for name in names)))  # the moves start in one column (names up to 24)
     for log in game.log:
         lines.append("")
         first = log.events[0].seat if log.events else log.leader
@@ -419,7 +420,7 @@ def replay_text(record: dict[str, Any]) -> str:
             lines.append("  Drawn in turn for a starting tile: "
                          + ", ".join(f"{names[seat]} {tile}" for seat, tile in log.setup_draws))
         for number, event in enumerate(log.events, 1):
-            text = f"  {number:3}. {names[event.seat]:<12} {event.move}"
+            text = f"  {number:3}. {names[event.seat]:<{width}} {event.move}"
             if event.scoring:
                 parts = ", ".join(f"{item.name} {item.points:+d}" for item in event.scoring)
                 text += f"   {parts} = {event.points:+d}"

@@ -369,6 +369,13 @@ class Room:
         (RECORD.md: writers keep them); ``stored`` adds the table's own keys to ``meta`` (seats, hot seat)."""
         kept = self.source.get("meta") if self.source is not None else None
         meta = {key: value for key, value in kept.items() if key not in TABLE_META} if isinstance(kept, dict) else {}
+        # who played, in the keys the terminal writes (docs/record.md), so `boneyard stats` counts a download as it
+        # counts a terminal game: the computers' levels by seat, and the one person's seat where there is one
+        meta["ai"] = {str(seat): s.level for seat, s in enumerate(self.seats) if s.kind == "computer"}
+        people = [seat for seat, s in enumerate(self.seats) if s.kind == "human"]
+        meta.pop("human_seat", None)
+        if len(people) == 1:
+            meta["human_seat"] = people[0]
         if stored:
             meta |= {"web": True, "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
                      "hot_seat": self.hot_seat}

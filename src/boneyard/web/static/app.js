@@ -37,6 +37,17 @@ function says(name, isYou, verb) {
   return isYou ? `You ${verb}` : `${name} ${verb}s`;
 }
 
+/** A player's name with a verb that agrees: a record from the terminal names its player "You" ("You lead"). */
+function nameSays(name, verb) {
+  return says(name, name.toLowerCase() === "you", verb);
+}
+
+/** An option's default in words, as the command line's `boneyard variants` says it (none: by player count). */
+function defaultText(value) {
+  if (value === null) return "the variant's own for the player count";
+  return Array.isArray(value) ? value.join("/") : String(value);
+}
+
 /** A tile or a move as the table shows it: a wild half (W in the notation) is drawn as a star. */
 function shown(text) {
   return text.replace(/W/g, "★");
@@ -121,7 +132,7 @@ function optionInput(spec) {
   input.dataset.default = JSON.stringify(spec.default);
   return h("div", { class: "option" },
     h("label", { for: id, text: spec.name.replaceAll("_", " ") }), input,
-    h("small", { text: `${spec.help} (default: ${JSON.stringify(spec.default)})` }));
+    h("small", { text: `${spec.help} (default: ${defaultText(spec.default)})` }));
 }
 
 function seatRow(index) {
@@ -751,13 +762,14 @@ function renderReplay() {
   const event = step.event;
   $("#replay-event").textContent = event
     ? event.text || `${event.name}: ${event.move}`
-    : `Hand ${hand.number}: ${hand.setup || `${replay.data.players[hand.leader]} leads`}`;
+    : `Hand ${hand.number}: ${hand.setup || nameSays(replay.data.players[hand.leader], "lead")}`;
   $("#replay-hands").replaceChildren(...replay.data.players.map((name, seat) => h("li", {
     class: step.turn === seat ? "turn" : "" },
   h("span", { class: "name", text: `${name} — ${step.scores[seat]} · ${plural(step.hands[seat].length, "tile")}` }),
   h("span", { class: "summary-hand" }, step.hands[seat].map((t) => tileSvg(t, { scale: 16 }))))));
   $("#replay-end").textContent = step.end
-    ? `Hand over (${step.end.end}): ${step.end.winner !== null ? replay.data.players[step.end.winner] : "nobody"} wins the hand; ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}${
+    ? `Hand over (${step.end.end}): ${step.end.winner !== null ? nameSays(replay.data.players[step.end.winner], "win")
+      : "nobody wins"} the hand; at the hand's end ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}${
       step.end.blocked_rule ? `. A blocked hand: ${step.end.blocked_rule}.` : ""}`
     : "";
   // a hook for add-ons (the game review): tools go in #replay-tools
