@@ -144,8 +144,8 @@ def test_tournament_writes_its_plots(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the web table: its record
 
 
-def test_web_download_names_the_computer_levels_for_stats(tmp_path: Path) -> None:
-    """A web game's download is counted by `boneyard stats --player` (README's `web-game.boneyard.json`)."""
+def web_download(tmp_path: Path) -> Path:
+    """A finished web game of two computers (Ann random, Bob greedy), downloaded as a user does."""
     pytest.importorskip("fastapi")
     import httpx2 as httpx
 
@@ -163,31 +163,16 @@ def test_web_download_names_the_computer_levels_for_stats(tmp_path: Path) -> Non
         data = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=20).json()
     path = tmp_path / "web-game.boneyard.json"
     path.write_text(json.dumps(data))
-    done = boneyard("stats", str(path), "--player", "ann", "--json")
+    return path
+
+
+def test_web_download_is_counted_by_stats_with_the_computer_levels(tmp_path: Path) -> None:
+    """A web game's download is counted by `boneyard stats --player` (README's `web-game.boneyard.json`), against
+    the other seat's level (the download's meta.ai)."""
+    done = boneyard("stats", str(web_download(tmp_path)), "--player", "ann", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["records"] == 1 and result["variants"]["block"]["games"] == 1
-
-
-def test_web_download_keeps_the_computer_levels(tmp_path: Path) -> None:
-    pytest.importorskip("fastapi")
-    import httpx2 as httpx
-
-    from tests.web_live import LiveServer
-
-    with LiveServer(f"sqlite:///{tmp_path / 'games.sqlite3'}") as server:
-        body = {"variant": "block", "options": {"target": 10}, "seed": 5,
-                "seats": [{"kind": "computer", "level": "random", "name": "Ann"},
-                          {"kind": "computer", "level": "greedy", "name": "Bob"}]}
-        game_id = httpx.post(server.url + "/api/games", json=body, timeout=20).json()["id"]
-        deadline = time.monotonic() + 60
-        while httpx.get(f"{server.url}/api/games/{game_id}", timeout=20).json()["status"] != "finished":
-            assert time.monotonic() < deadline, "the table of computers did not finish"
-            time.sleep(0.2)
-        data = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=20).json()
-    path = tmp_path / "web-game.boneyard.json"
-    path.write_text(json.dumps(data))
-    result = json.loads(boneyard("stats", str(path), "--player", "ann", "--json").stdout)
     assert list(result["against"]) == ["greedy"]
 
 
