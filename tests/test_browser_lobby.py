@@ -202,3 +202,55 @@ def test_a_table_of_friends_is_for_the_invited_and_its_link_seats_them(server: S
     page.wait_for_selector("#invite", state="hidden")  # every seat taken: no more link to give
     for opened in (page, stranger, lobby, friend):
         opened.context.close()
+
+
+def test_pass_and_play_keeps_each_hand_face_down_until_its_player_takes_the_screen(server: Server,
+                                                                                   browser: Any) -> None:
+    """Two people at one screen (the lobby's "We all play on this screen"): the page holds both seats, shows the
+    hand on turn only after its player says so, and hides it again once the turn has passed; a reload keeps both."""
+    page = open_page(browser, server.url + "/")
+    page.select_option("#variant", "block")
+    page.locator("#seats .seat-kind").nth(1).select_option("human")
+    page.locator("#seats .seat-name").nth(0).fill("Ann")
+    page.locator("#seats .seat-name").nth(1).fill("Bob")
+    page.check("#same-screen")
+    assert page.locator("#invite-label").is_hidden()  # one screen: nobody to invite
+    page.click("#create")
+    page.wait_for_url("**/game/*", timeout=10000)
+    game_id = page.url.rsplit("/", 1)[1]
+    room = server.app.state.rooms.get(game_id)
+    assert room.hot_seat and room.invite_hash is None
+
+    def take_the_screen() -> str:
+        """Wait for the pass bar, check the hand is face down, press it; the name of the player on turn."""
+        page.wait_for_selector("#pass-screen:not([hidden])")
+        turn = room.game.turn
+        name = ["Ann", "Bob"][turn]
+        assert page.inner_text("#pass-text") == f"{name}'s turn: pass the screen to {name}."
+        assert page.locator("#hand .face-down").count() > 0 and page.locator("#hand .hand-tile[data-tile]").count() == 0
+        page.click("#take-turn")
+        page.wait_for_selector(f"#table-players .player.you >> text={name}")
+        tiles = page.locator("#hand .hand-tile[data-tile]")
+        shown = sorted(tiles.evaluate_all("tiles => tiles.map(t => t.dataset.tile)"))
+        assert shown == sorted(str(tile) for tile in room.game.hands[turn])  # that person's own hand
+        assert page.locator("#pass-screen").is_hidden()
+        return name
+
+    first = take_the_screen()
+    assert all(seat.token_hash is not None for seat in room.seats)  # the page holds both seats, both online
+    assert page.locator("#table-players .player .who").all_inner_texts() == ["online", "online"]
+    before = version(page)
+    page.locator("#hand .hand-tile.playable").first.click()
+    page.locator("#table .hotspot").first.click()
+    chooser = page.locator("#chooser button")
+    if chooser.count():
+        chooser.first.click()
+    page.wait_for_function("(v) => Number(document.body.dataset.version) > v", arg=before)
+    second = take_the_screen()  # the turn passed: the first hand is face down again, the bar names the other
+    assert {first, second} == {"Ann", "Bob"}
+
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert take_the_screen() == second  # both seats kept: the screen asks again before it shows a hand
+    assert len({seat.token_hash for seat in room.seats}) == 2
+    page.context.close()

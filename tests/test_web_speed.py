@@ -59,7 +59,8 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "players": [
             {"name": names[index], "kind": info.kind, "level": info.level if info.kind == "computer" else None,
              "claimed": info.token_hash is not None, "score": view.scores[index], "tiles": size,
-             "connected": any(c.seat == index for c in room.connections),
+             "connected": any(c.seat is not None and (index in c.held if room.hot_seat else c.seat == index)
+                              for c in room.connections),
              "side": sorted(game.rules.score_seats(index))}
             for index, (info, size) in enumerate(zip(room.seats, view.hand_sizes, strict=True))
         ],
@@ -82,6 +83,7 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "finished": game.finished,
         "winner": game.winner,
         "invite_only": room.invite_hash is not None,
+        "hot_seat": room.hot_seat,
         "table": geometry.as_json(spot.ghost for spot in spots),
         "hotspots": [spot.as_json() for spot in spots],
         "history": [event_json(event, names) for event in history],

@@ -88,7 +88,8 @@ SendText = Callable[[str], Awaitable[None]]
 STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number", "you", "players", "hand", "legal",
                      "can_draw", "can_pass", "gives", "turn", "direction", "stock", "out_of_play", "target",
                      "hands_in_game", "lowest_wins", "dice", "pending", "in_hand", "finished", "winner", "invite_only",
-                     "table", "hotspots", "history", "last", "can_undo", "summary", "count", "last_tile", "log", "owed")
+                     "hot_seat", "table", "hotspots", "history", "last", "can_undo", "summary", "count", "last_tile",
+                     "log", "owed")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
                               "last", "can_undo", "log"})
 
@@ -434,7 +435,7 @@ class Room:
                              else None, "claimed": seat.token_hash is not None, "score": score}
                             for seat, score in zip(self.seats, game.scores, strict=True)],
                 "hand_number": len(game.log), "moves": self.moves, "finished": game.finished,
-                "winner": game.winner, "invite_only": self.invite_hash is not None}
+                "winner": game.winner, "invite_only": self.invite_hash is not None, "hot_seat": self.hot_seat}
 
     def can_undo(self, seat: int | None) -> bool:
         game = self.game
@@ -465,7 +466,9 @@ class Room:
         geometry = self.geometry()
         dice = view.dice
         in_hand = game.in_hand
-        connected = {connection.seat for connection in self.connections}
+        # a seat is online while a connection sits in it (at a hot-seat table: every seat its screen holds)
+        connected = {seat for connection in self.connections if connection.seat is not None
+                     for seat in (connection.held if self.hot_seat else (connection.seat,))}
         fields: dict[str, Any] = {
             "type": "state",
             "game": self.id,
@@ -494,6 +497,7 @@ class Room:
             "finished": game.finished,
             "winner": game.winner,
             "invite_only": self.invite_hash is not None,
+            "hot_seat": self.hot_seat,
             "summary": None if in_hand else self.summary(),
             **table_marks(game),  # count, last_tile, owed
         }

@@ -161,6 +161,7 @@ function humanSeats() {
 
 function inviteChoice() {
   $("#invite-row").hidden = humanSeats() < 2;
+  $("#invite-label").hidden = $("#same-screen").checked;  // people at one screen need no invitation
 }
 
 /** Each unnamed seat's placeholder is the name the server gives it: Player 1, 2 … and Computer 1, 2 … in order. */
@@ -221,7 +222,8 @@ async function createGame(event) {
     level: $(".seat-level", row).value,
   }));
   const body = { variant: $("#variant").value, seats, options: chosenOptions() };
-  if (humanSeats() >= 2 && $("#invite-only").checked) body.invite = true;
+  if (humanSeats() >= 2 && $("#same-screen").checked) body.hot_seat = true;
+  else if (humanSeats() >= 2 && $("#invite-only").checked) body.invite = true;
   try {
     const game = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
     if (game.invite) localStorage.setItem(inviteKey(game.id), game.invite);
@@ -347,12 +349,15 @@ function openGame(id) {
       if (first) {
         first = false;
         const token = localStorage.getItem(tokenKey(id));
-        if (token) send({ type: "resume", token });
-        else if (!new URLSearchParams(location.search).has("watch")) autoClaim(message);
+        const watching = new URLSearchParams(location.search).has("watch");
+        if (message.hot_seat && !watching) sitAtSharedScreen(message);
+        else if (token) send({ type: "resume", token });
+        else if (!watching) autoClaim(message);
       }
       onState(message);
     } else if (message.type === "claimed") {
       localStorage.setItem(tokenKey(id), message.token);
+      holdToken(id, message.seat, message.token);
       $("#status").textContent = `You are seated as ${table.state ? table.state.players[message.seat].name : "seat " + (message.seat + 1)}.`;
     } else if (message.type === "hint") {
       $("#hint").disabled = false;
@@ -372,6 +377,7 @@ function openGame(id) {
       $("#hint").disabled = false;
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey(id));
+        localStorage.removeItem(seatsKey(id));
         if (table.state) autoClaim(table.state);
       }
       $("#status").textContent = message.message;
@@ -424,6 +430,78 @@ function onState(state) {
   renderHand();
   renderSummary();
   renderInvite();
+  renderPass();
+}
+
+// ------------------------------------------------------------------ pass and play (a hot-seat table)
+function seatsKey(id) { return `boneyard-seats-${id}`; }
+
+/** The seat tokens this browser holds at table ``id``, by seat: at a hot-seat table one per person at the screen. */
+function heldTokens(id) {
+  try {
+    const held = JSON.parse(localStorage.getItem(seatsKey(id)) || "{}");
+    return held && typeof held === "object" && !Array.isArray(held) ? held : {};
+  } catch {
+    return {};
+  }
+}
+
+function holdToken(id, seat, token) {
+  localStorage.setItem(seatsKey(id), JSON.stringify({ ...heldTokens(id), [seat]: token }));
+}
+
+/** At a table for people sharing one screen: the seat on turn, where the screen shows another person's hand and
+ * this browser may take that seat (it holds the seat's token, or the seat is free); else null. */
+function screenToPass(state) {
+  if (!state.hot_seat || state.you === null || !state.in_hand || state.turn === null || state.turn === state.you) {
+    return null;
+  }
+  const player = state.players[state.turn];
+  if (player.kind !== "human" || (player.claimed && !(String(state.turn) in heldTokens(state.game)))) return null;
+  return state.turn;
+}
+
+/** Whether the hand shown is kept face down: at a shared screen of several people, except on its owner's turn. */
+function handHidden(state) {
+  return Boolean(state.hot_seat) && state.you !== null && state.in_hand && state.turn !== state.you
+    && state.players.filter((player) => player.kind === "human").length > 1;
+}
+
+function renderPass() {
+  const state = table.state;
+  const seat = screenToPass(state);
+  $("#pass-screen").hidden = seat === null;
+  if (seat === null) return;
+  const name = state.players[seat].name;
+  $("#pass-text").textContent = `${name}'s turn: pass the screen to ${name}.`;
+  $("#take-turn").textContent = `I am ${name}: show my hand`;
+}
+
+/** The person on turn takes the screen: their seat (resumed with its token, or claimed while free) is shown. */
+function takeTurn() {
+  const state = table.state;
+  const seat = state ? screenToPass(state) : null;
+  if (seat === null) return;
+  const token = heldTokens(state.game)[String(seat)];
+  send(token ? { type: "resume", token } : { type: "claim", seat });
+}
+
+/** Sit down at a hot-seat table opened again: every seat this browser holds, the one on turn first, so that
+ * the screen asks before it shows that person's hand; a new table: every free person's seat, the same way. */
+function sitAtSharedScreen(state) {
+  const held = heldTokens(state.game);
+  const first = (seat) => (seat === state.turn ? 0 : 1);
+  const seats = Object.keys(held).map(Number).filter((seat) => seat < state.players.length)
+    .sort((a, b) => first(a) - first(b) || a - b);
+  if (seats.length) {
+    for (const seat of seats) send({ type: "resume", token: held[String(seat)] });
+    return;
+  }
+  const free = state.players.map((player, seat) => seat)
+    .filter((seat) => state.players[seat].kind === "human" && !state.players[seat].claimed)
+    .sort((a, b) => first(a) - first(b) || a - b);
+  if (!free.length) { autoClaim(state); return; }
+  for (const seat of free) send({ type: "claim", seat });
 }
 
 /** The table's invitation link, for whoever has it while a human seat is free. */
@@ -550,6 +628,7 @@ function renderInfo() {
         : state.can_draw ? "Your turn: no tile fits, draw."
           : state.can_pass ? "Your turn: no move, pass." : "Your turn: pick a tile.";
   }
+  else if (screenToPass(state) !== null) status = `${state.players[state.turn].name}'s turn.`;
   else {
     const mover = state.players[state.turn];
     status = mover.kind === "human" && !mover.claimed ? `Waiting for ${mover.name} to join (send them this page's link).`
@@ -583,6 +662,12 @@ function renderHand() {
   const state = table.state;
   const myTurn = state.you !== null && state.turn === state.you;
   const hand = $("#hand");
+  if (handHidden(state)) {  // a shared screen: the hand shown stays face down while others look on
+    hand.replaceChildren(...state.hand.map(() => h("span", { class: "hand-tile face-down", "aria-label": "a tile, face down" },
+      backSvg({ scale: 24 }))));
+    markSelection();
+    return;
+  }
   hand.replaceChildren(...state.hand.map((tile) => {
     const spots = myHotspots(tile);
     const playable = myTurn && (spots.length > 0 || state.gives.includes(tile));
@@ -817,6 +902,8 @@ async function start() {
   });
   $("#undo").addEventListener("click", () => send({ type: "undo" }));
   $("#show-summary").addEventListener("click", () => lookAtTable(null));
+  $("#take-turn").addEventListener("click", takeTurn);
+  $("#same-screen").addEventListener("change", inviteChoice);
   for (const [id, icon] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {
     $(`#replay-${id}`).replaceChildren(iconSvg(icon));
   }
