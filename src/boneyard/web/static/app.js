@@ -378,7 +378,7 @@ function openGame(id) {
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey(id));
         localStorage.removeItem(seatsKey(id));
-        if (table.state) autoClaim(table.state);
+        if (table.state) (table.state.hot_seat ? sitAtSharedScreen : autoClaim)(table.state);
       }
       $("#status").textContent = message.message;
       announce(message.message);
