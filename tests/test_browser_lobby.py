@@ -5,6 +5,7 @@ reload, and the undo offered at a hand's end."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 import boneyard
 from boneyard import record
 from boneyard.moves import Kind
+from boneyard.player_stats import Stats
 from boneyard.view import SeatView
 from tests.test_browser import (
     Server,
@@ -253,4 +255,32 @@ def test_pass_and_play_keeps_each_hand_face_down_until_its_player_takes_the_scre
     page.wait_for_selector("body[data-ready]")
     assert take_the_screen() == second  # both seats kept: the screen asks again before it shows a hand
     assert len({seat.token_hash for seat in room.seats}) == 2
+    page.context.close()
+
+
+def test_the_lobby_shows_your_statistics_from_the_tables_you_sat_at(server: Server, browser: Any) -> None:
+    page = open_page(browser, server.url + "/")
+    page.click("#show-stats")
+    page.wait_for_selector("#stats >> text=No games yet")
+    game = boneyard.new_game("block", 2, seed=4, names=["Ann", "Bob"], options={"target": 20})
+    while not game.finished:
+        game.apply(game.legal_moves()[0]) if game.in_hand else game.next_hand()
+    seats = [{"kind": "human"}, {"kind": "computer", "level": "random"}]
+    game_id = server.post("/api/records", {"record": record.to_record(game, seed=4), "seats": seats})["id"]
+    page.goto(f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#table-players .player.you")  # the free seat claimed: its token kept in this browser
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.click("#show-stats")
+    page.wait_for_selector("#stats table.stats")
+    rows = [row.split("\t") for row in page.locator("#stats table.stats").first.locator("tbody tr").all_inner_texts()]
+    counted = Stats()  # what `boneyard stats` makes of the same record for seat 0 against random
+    counted.add({**record.to_record(game), "meta": {"human_seat": 0, "ai": {"1": "random"}}}, "the record")
+    block = counted.as_json()["variants"]["block"]
+    def pct(x: float) -> str:
+        return f"{math.floor(x * 100 + 0.5)}%"  # as the page rounds (Math.round)
+    rate = f"{pct(block['win_rate'])} ({pct(block['ci95'][0])}–{pct(block['ci95'][1])})"
+    assert rows == [["block", "1", str(block["won"]), rate, f"{block['hands_won']} of {block['hands']}", "0"]]
+    against = page.locator("#stats table.stats").nth(1).locator("tbody tr td").first.inner_text()
+    assert against == "random"
     page.context.close()

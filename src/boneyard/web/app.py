@@ -24,6 +24,8 @@ REST (JSON):
 - ``POST /api/replay``: the replay steps of a record given in the body;
 - ``POST /api/review``: the game review of one seat (docs/review.md) ``{game_id | record, seat, samples}``,
   worked out in a worker process (:class:`boneyard.review.worker.Reviewer`).
+- ``POST /api/stats``: a player's statistics (``boneyard stats --json``) over the tables where they sit,
+  ``{seats: [{game, token}]}``: each game counted for the seat its token opens (:func:`seat_stats`).
 
 WebSocket ``/ws/{id}``: the room protocol of :mod:`boneyard.web.rooms`, with the connection
 limits of :class:`~boneyard.web.limits.Limits` (``too_many_connections``, ``rate_limited``).
@@ -48,6 +50,7 @@ from starlette.websockets import WebSocketState
 from boneyard import jsontext, record
 from boneyard.chance import MAX_SEED, seed_error
 from boneyard.errors import BoneyardError
+from boneyard.player_stats import Stats
 from boneyard.players.base import LEVELS, load_levels
 from boneyard.render.geometry import PIP_POSITIONS, PIP_RADIUS, layout_geometry
 from boneyard.render.svg import table_svg
@@ -59,7 +62,7 @@ from boneyard.web.narrate import json_text
 from boneyard.web.outbox import FELL_BEHIND, Outbox
 from boneyard.web.replayer import replay_steps
 from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room, Rooms, Seat, _hash
-from boneyard.web.store import SWITCH_INTERVAL, Store
+from boneyard.web.store import SWITCH_INTERVAL, Store, StoredGame
 
 STATIC = Path(__file__).parent / "static"
 TRY_AGAIN_LATER: Final = 1013  #: WebSocket close code for a connection over the limits
@@ -192,6 +195,37 @@ def default_name(kind: str, number: int) -> str:
     """The name of the ``number``-th seat of its ``kind`` left unnamed: ``Player 1`` for a person, ``Computer 1``
     for the computer (its level is shown beside it)."""
     return f"Player {number}" if kind == "human" else f"Computer {number}"
+
+
+#: the most tables one statistics request counts (a browser keeps a token for each table it sat at)
+MAX_STATS_GAMES: Final = 500
+
+
+def seat_stats(store: Store, held: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """``boneyard stats --json`` over the games a browser sat at: each ``(game id, seat token)`` counts its game for
+    the seat that token opens (a token that opens none, or a game that is not stored, is left out), against the
+    other seats' computers by level.  A table several people shared on one screen (pass and play) is nobody's
+    own: it is counted under ``shared``.  Only totals come back, never a hand, so a running game's hidden tiles
+    stay hidden."""
+    stats = Stats()
+    shared = 0
+    for game_id, token in held:
+        stored: StoredGame | None = store.load(game_id)
+        digest = _hash(token)
+        seat = next((index for index, info in enumerate(stored.seats) if isinstance(info.get("token_hash"), str)
+                     and secrets.compare_digest(info["token_hash"], digest)), None) if stored is not None else None
+        if stored is None or seat is None:
+            continue
+        meta = stored.record.get("meta")
+        meta = dict(meta) if isinstance(meta, dict) else {}
+        if meta.get("hot_seat") is True and sum(info.get("kind") == "human" for info in stored.seats) > 1:
+            shared += 1
+            continue
+        meta["human_seat"] = seat
+        meta["ai"] = {str(index): str(info.get("level")) for index, info in enumerate(stored.seats)
+                      if info.get("kind") == "computer"}
+        stats.add({**stored.record, "meta": meta}, f"game {game_id}")
+    return {**stats.as_json(), "shared": shared}
 
 
 def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limits | None = None) -> FastAPI:
@@ -413,6 +447,22 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             return await unless_gone(request, reviewer.review(data, body.get("seat"), body.get("samples")))
         finally:
             reviewing.discard(client)
+
+    @app.post("/api/stats")
+    async def player_stats(request: Request) -> dict[str, Any]:
+        body = await json_object(request, limits)
+        seats = body.get("seats")
+        if not isinstance(seats, list):
+            raise _bad("'seats' must be a list of {game, token}: the tables this browser sat at")
+        if len(seats) > MAX_STATS_GAMES:
+            raise _bad(f"'seats' lists {len(seats)} tables; at most {MAX_STATS_GAMES:,} are counted at once", 422)
+        held = []
+        for index, item in enumerate(seats):
+            if not (isinstance(item, dict) and isinstance(item.get("game"), str) and isinstance(item.get("token"), str)
+                    and 0 < len(item["game"]) <= 100 and 0 < len(item["token"]) <= 100):
+                raise _bad(f"seats[{index}] must be {{game, token}}: a game id and that table's seat token")
+            held.append((item["game"], item["token"]))
+        return await asyncio.to_thread(seat_stats, store, held)  # records replayed off the event loop
 
     async def unless_gone(request: Request, work: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
         """``work``'s answer; if the client leaves first the work is cancelled (a review's worker is ended)."""

@@ -233,6 +233,57 @@ async function createGame(event) {
   }
 }
 
+// ------------------------------------------------------------------ your statistics
+/** Every table this browser sat at: the game and the seat token kept when the seat was claimed. */
+function heldSeats() {
+  const seats = [];
+  for (let index = 0; index < localStorage.length; index += 1) {
+    const key = localStorage.key(index);
+    if (key && key.startsWith("boneyard-token-")) {
+      seats.push({ game: key.slice("boneyard-token-".length), token: localStorage.getItem(key) });
+    }
+  }
+  return seats.slice(0, 500);  // (the server counts at most 500 at once)
+}
+
+function percent(value) { return `${Math.round(value * 100)}%`; }
+
+/** Your games at this server's tables, per variant and per opponent (the data of `boneyard stats --json`). */
+async function showStats() {
+  const box = $("#stats");
+  const seats = heldSeats();
+  if (!seats.length) {
+    box.replaceChildren(h("p", { text: "No games yet: your statistics count the tables you sat at in this browser." }));
+    return;
+  }
+  let stats;
+  try {
+    stats = await api("/api/stats", { method: "POST", body: JSON.stringify({ seats }) });
+  } catch (error) {
+    box.replaceChildren(h("p", { class: "error", text: error.message }));
+    return;
+  }
+  const rate = (t) => (t.games ? `${percent(t.win_rate)} (${percent(t.ci95[0])}–${percent(t.ci95[1])})` : "—");
+  const table = (title, tallies) => h("table", { class: "stats" },
+    h("thead", {}, h("tr", {}, [title, "Games", "Won", "Win rate (95%)", "Hands won", "Unfinished"]
+      .map((text) => h("th", { text })))),
+    h("tbody", {}, Object.entries(tallies).map(([name, t]) => h("tr", {},
+      [name, t.games, t.won, rate(t), `${t.hands_won} of ${t.hands}`, t.unfinished]
+        .map((text) => h("td", { text: String(text) }))))));
+  const parts = [];
+  if (stats.records) {
+    parts.push(table("Variant", stats.variants), table("Against", stats.against));
+    if (stats.review.decisions) {
+      parts.push(h("p", { text: `Reviewed decisions: ${stats.review.decisions}, accuracy ${percent(stats.review.accuracy)}` +
+        ` (${stats.review.inaccuracy} inaccuracies, ${stats.review.mistake} mistakes, ${stats.review.blunder} blunders).` }));
+    }
+  } else {
+    parts.push(h("p", { text: "None of the tables you sat at in this browser is stored here any more." }));
+  }
+  if (stats.shared) parts.push(h("p", { class: "help", text: `${plural(stats.shared, "game")} played on one screen by several people (not counted as yours).` }));
+  box.replaceChildren(...parts);
+}
+
 async function refreshGames() {
   let games = [];
   try {
@@ -904,6 +955,7 @@ async function start() {
   $("#show-summary").addEventListener("click", () => lookAtTable(null));
   $("#take-turn").addEventListener("click", takeTurn);
   $("#same-screen").addEventListener("change", inviteChoice);
+  $("#show-stats").addEventListener("click", showStats);
   for (const [id, icon] of [["first", "first"], ["prev", "prev"], ["next", "next"], ["last", "last"]]) {
     $(`#replay-${id}`).replaceChildren(iconSvg(icon));
   }
