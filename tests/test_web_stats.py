@@ -14,6 +14,7 @@ import pytest
 import boneyard
 from boneyard import record
 from boneyard.player_stats import Stats
+from boneyard.web.limits import Limits
 from tests.web_live import LiveServer, Message, sit
 
 
@@ -90,3 +91,10 @@ def test_a_bad_request_says_what_is_wrong(db: str, body: Any, status: int, words
         answer = post(server, "/api/stats", body)
     assert answer.status_code == status, answer.text
     assert words in answer.json()["detail"]
+
+
+def test_statistics_requests_are_rationed_per_address(db: str) -> None:
+    with LiveServer(db, Limits(chosen_deals=True, stats_per_minute=1.0, stats_burst=2)) as server:
+        answers = [post(server, "/api/stats", {"seats": []}) for _ in range(3)]
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert "too many statistics requests from your address: at most 2 at once" in answers[2].json()["detail"]

@@ -448,8 +448,13 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         finally:
             reviewing.discard(client)
 
+    counting = PerClient(limits.stats_per_minute / 60, limits.stats_burst)
+
     @app.post("/api/stats")
     async def player_stats(request: Request) -> dict[str, Any]:
+        if not counting.take(request.client.host if request.client is not None else "unknown"):
+            raise _bad(f"too many statistics requests from your address: at most {limits.stats_burst} at once and "
+                       f"{limits.stats_per_minute:g} a minute; try again in a minute", 429)
         body = await json_object(request, limits)
         seats = body.get("seats")
         if not isinstance(seats, list):

@@ -98,6 +98,9 @@ class Limits:
     hint_burst: int = 5  #: ... and in a row
     games_per_minute: float = 20.0  #: new games (created or loaded from a record) one client address may make
     game_burst: int = 20  #: ... and at once
+    #: statistics requests (``POST /api/stats``, up to 500 tables each) one client address may make
+    stats_per_minute: float = 6.0
+    stats_burst: int = 3  #: ... and at once
     #: tables of computers alone playing at once, in the whole server (each one's moves share the workers)
     max_computer_tables: int = 8
     #: messages waiting to be sent to one connection (its socket's buffers full): one more and it is dropped
@@ -115,12 +118,12 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("max_message", "max_body", "max_record_body", "max_depth", "max_name", "max_connections",
                      "max_connections_per_client", "message_burst", "hint_burst", "max_backlog", "max_record_hands",
-                     "max_meta", "game_burst", "max_computer_tables"):
+                     "max_meta", "game_burst", "max_computer_tables", "stats_burst"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise BoneyardError(f"limit {name} must be a whole number of at least 1, not {value!r}")
         for name in ("messages_per_second", "hints_per_second", "send_timeout", "games_per_minute",
-                     "header_timeout"):
+                     "header_timeout", "stats_per_minute"):
             if not getattr(self, name) > 0:
                 raise BoneyardError(f"limit {name} must be a positive number, not {getattr(self, name)!r}")
         if isinstance(self.allow_origins, str):
