@@ -23,10 +23,12 @@ from tests.test_browser import (
     gesture_table,
     my_moves,
     open_page,
+    play_one_turn,
     server,
     server_game,
     version,
     wait_for_my_move,
+    wait_past,
 )
 from tests.test_browser_fit import find_position, seat_table
 
@@ -242,12 +244,8 @@ def test_pass_and_play_keeps_each_hand_face_down_until_its_player_takes_the_scre
     assert all(seat.token_hash is not None for seat in room.seats)  # the page holds both seats, both online
     assert page.locator("#table-players .player .who").all_inner_texts() == ["online", "online"]
     before = version(page)
-    page.locator("#hand .hand-tile.playable").first.click()
-    page.locator("#table .hotspot").first.click()
-    chooser = page.locator("#chooser button")
-    if chooser.count():
-        chooser.first.click()
-    page.wait_for_function("(v) => Number(document.body.dataset.version) > v", arg=before)
+    play_one_turn(page)
+    wait_past(page, before)
     second = take_the_screen()  # the turn passed: the first hand is face down again, the bar names the other
     assert {first, second} == {"Ann", "Bob"}
 
