@@ -222,7 +222,8 @@ async function createGame(event) {
     level: $(".seat-level", row).value,
   }));
   const body = { variant: $("#variant").value, seats, options: chosenOptions() };
-  if (humanSeats() >= 2 && $("#same-screen").checked) body.hot_seat = true;
+  // a table for one screen is invited-only too: only the page that made it takes its seats, nobody who finds it
+  if (humanSeats() >= 2 && $("#same-screen").checked) Object.assign(body, { hot_seat: true, invite: true });
   else if (humanSeats() >= 2 && $("#invite-only").checked) body.invite = true;
   try {
     const game = await api("/api/games", { method: "POST", body: JSON.stringify(body) });
@@ -450,8 +451,7 @@ function openGame(id) {
 
 function autoClaim(state) {
   const seat = state.players.findIndex((p) => p.kind === "human" && !p.claimed);
-  const invite = invitation(state.game);
-  if (seat >= 0) send(invite ? { type: "claim", seat, invite } : { type: "claim", seat });
+  if (seat >= 0) send(claimMessage(state, seat));
   else $("#status").textContent = "All seats are taken: you are watching.";
 }
 
@@ -534,7 +534,13 @@ function takeTurn() {
   const seat = state ? screenToPass(state) : null;
   if (seat === null) return;
   const token = heldTokens(state.game)[String(seat)];
-  send(token ? { type: "resume", token } : { type: "claim", seat });
+  send(token ? { type: "resume", token } : claimMessage(state, seat));
+}
+
+/** A claim of ``seat``, with the table's invitation where this browser keeps one. */
+function claimMessage(state, seat) {
+  const invite = invitation(state.game);
+  return invite ? { type: "claim", seat, invite } : { type: "claim", seat };
 }
 
 /** Sit down at a hot-seat table opened again: every seat this browser holds, the one on turn first, so that
@@ -552,7 +558,7 @@ function sitAtSharedScreen(state) {
     .filter((seat) => state.players[seat].kind === "human" && !state.players[seat].claimed)
     .sort((a, b) => first(a) - first(b) || a - b);
   if (!free.length) { autoClaim(state); return; }
-  for (const seat of free) send({ type: "claim", seat });
+  for (const seat of free) send(claimMessage(state, seat));
 }
 
 /** The table's invitation link, for whoever has it while a human seat is free. */
@@ -560,7 +566,7 @@ function renderInvite() {
   const state = table.state;
   const invite = state.invite_only ? invitation(state.game) : null;
   const free = state.players.some((p) => p.kind === "human" && !p.claimed);
-  $("#invite").hidden = !(invite && free && !state.finished);
+  $("#invite").hidden = !(invite && free && !state.finished && !state.hot_seat);  // (one screen: nobody to send it)
   if (!$("#invite").hidden) {
     $("#invite-link").value = `${location.origin}/game/${state.game}?invite=${encodeURIComponent(invite)}`;
   }
