@@ -18,7 +18,7 @@ from boneyard.moves import Kind
 from boneyard.render.geometry import hotspots, layout_geometry
 from boneyard.rules.base import VARIANTS
 from boneyard.view import SeatView, TableView
-from boneyard.web.narrate import event_json, json_text, table_fields
+from boneyard.web.narrate import event_json, hand_log, json_text, table_fields
 from boneyard.web.rooms import Connection, Room, Seat, deal_next
 from boneyard.web.store import Store
 
@@ -91,6 +91,7 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "can_undo": room.can_undo(seat),
         "summary": None if in_hand else room.summary(),
         **table_fields(game, seat),  # count, last_tile, log, owed
+        "public_log": hand_log(game, None) if room.shared_screen else None,
     }
 
 

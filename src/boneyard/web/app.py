@@ -204,18 +204,22 @@ MAX_STATS_GAMES: Final = 500
 def seat_stats(store: Store, held: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """``boneyard stats --json`` over the games a browser sat at: each ``(game id, seat token)`` counts its game for
     the seat that token opens (a token that opens none, or a game that is not stored, is left out), against the
-    other seats' computers by level.  A table several people shared on one screen (pass and play) is nobody's
-    own: it is counted under ``shared``.  Only totals come back, never a hand, so a running game's hidden tiles
-    stay hidden."""
+    other seats' computers by level, each game once however often it is listed.  A table several people shared on
+    one screen (pass and play) is nobody's own: it is counted under ``shared``.  Only totals come back, never a
+    hand, so a running game's hidden tiles stay hidden."""
     stats = Stats()
     shared = 0
+    counted: set[str] = set()  # each game once, however often it is listed (as `boneyard stats` counts a file)
     for game_id, token in held:
+        if game_id in counted:
+            continue
         stored: StoredGame | None = store.load(game_id)
         digest = _hash(token)
         seat = next((index for index, info in enumerate(stored.seats) if isinstance(info.get("token_hash"), str)
                      and secrets.compare_digest(info["token_hash"], digest)), None) if stored is not None else None
         if stored is None or seat is None:
             continue
+        counted.add(game_id)
         meta = stored.record.get("meta")
         meta = dict(meta) if isinstance(meta, dict) else {}
         if meta.get("hot_seat") is True and sum(info.get("kind") == "human" for info in stored.seats) > 1:

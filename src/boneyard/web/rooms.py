@@ -73,7 +73,7 @@ from boneyard.rules.base import make_rules
 from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView, TableView
-from boneyard.web.narrate import Narrator, json_text, table_marks
+from boneyard.web.narrate import Narrator, hand_log, json_text, table_marks
 from boneyard.web.store import Append, Checkpoint, Seats, Store, StoredGame, TakeBack
 
 MAX_MESSAGE: Final = 4096  #: bytes; longer messages are refused unread
@@ -89,7 +89,7 @@ STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number
                      "can_draw", "can_pass", "gives", "turn", "direction", "stock", "out_of_play", "target",
                      "hands_in_game", "lowest_wins", "dice", "pending", "in_hand", "finished", "winner", "invite_only",
                      "hot_seat", "table", "hotspots", "history", "last", "can_undo", "summary", "count", "last_tile",
-                     "log", "owed")
+                     "log", "owed", "public_log")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
                               "last", "can_undo", "log"})
 
@@ -437,6 +437,11 @@ class Room:
                 "hand_number": len(game.log), "moves": self.moves, "finished": game.finished,
                 "winner": game.winner, "invite_only": self.invite_hash is not None, "hot_seat": self.hot_seat}
 
+    @property
+    def shared_screen(self) -> bool:
+        """A hot-seat table of several people: one screen, passed round (the page hides a hand between turns)."""
+        return self.hot_seat and sum(seat.kind == "human" for seat in self.seats) > 1
+
     def can_undo(self, seat: int | None) -> bool:
         game = self.game
         if seat is None or game.finished or not game.log:
@@ -500,6 +505,9 @@ class Room:
             "hot_seat": self.hot_seat,
             "summary": None if in_hand else self.summary(),
             **table_marks(game),  # count, last_tile, owed
+            # a screen several people share shows the log as a spectator reads it while a hand is face down: the
+            # seat it shows may have drawn (or given) tiles the person about to look must not read
+            "public_log": hand_log(game, None) if self.shared_screen else None,
         }
         pieces: list[tuple[str, str]] = []
         text, comma = "{", ""

@@ -344,6 +344,7 @@ const table = {
   id: null, socket: null, state: null, selected: null, active: 0, placed: 0, version: -1, retry: null,
   choosing: null, hint: null, moved: null,
   peek: null,  // the hand's end whose panel was put aside to look at the table (see lookAtTable)
+  taken: null,  // at a shared screen: who took it, for which hand (takenKey)
 };
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
@@ -386,7 +387,7 @@ function openGame(id) {
   const given = new URLSearchParams(location.search).get("invite");
   if (given) localStorage.setItem(inviteKey(id), given);  // kept for later visits and for the link to pass on
   if (table.id !== id) {
-    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null });
+    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null, taken: null });
     $("#summary").hidden = true;
   }
   table.moved = null;  // a move sent on a lost connection may not have arrived: the player may send it again
@@ -468,8 +469,9 @@ function onState(state) {
     $("#hint").disabled = false;
     table.selected = null;
     table.choosing = null;
-    if (state.log.length && (!previous || previous.version < state.version)) {
-      announce(state.log[state.log.length - 1].text);
+    const log = shownLog(state);
+    if (log.length && (!previous || previous.version < state.version)) {
+      announce(log[log.length - 1].text);
     }
   }
   const fresh = newVersion && previous && previous.hand_number === state.hand_number ? table.placed + 1 : Infinity;
@@ -501,21 +503,35 @@ function holdToken(id, seat, token) {
   localStorage.setItem(seatsKey(id), JSON.stringify({ ...heldTokens(id), [seat]: token }));
 }
 
-/** At a table for people sharing one screen: the seat on turn, where the screen shows another person's hand and
- * this browser may take that seat (it holds the seat's token, or the seat is free); else null. */
+/** A table several people play at one screen, passing it round (a hot-seat table of two or more people). */
+function sharedScreen(state) {
+  return Boolean(state.hot_seat) && state.players.filter((player) => player.kind === "human").length > 1;
+}
+
+/** Which person took the screen, for which hand: a hand is shown only to the person who said "I am …" for it. */
+function takenKey(state, seat) { return `${state.game}:${state.hand_number}:${seat}`; }
+
+/** At a shared screen: the seat on turn, where its person has not taken the screen for this hand yet (another's
+ * hand is shown, or the page has just sat down, or a new hand began) and this browser may take that seat (it
+ * holds the seat's token, or the seat is free); else null. */
 function screenToPass(state) {
-  if (!state.hot_seat || state.you === null || !state.in_hand || state.turn === null || state.turn === state.you) {
-    return null;
-  }
+  if (!sharedScreen(state) || state.you === null || !state.in_hand || state.turn === null) return null;
+  if (state.turn === state.you && table.taken === takenKey(state, state.you)) return null;
   const player = state.players[state.turn];
-  if (player.kind !== "human" || (player.claimed && !(String(state.turn) in heldTokens(state.game)))) return null;
+  if (player.kind !== "human") return null;
+  if (state.turn !== state.you && player.claimed && !(String(state.turn) in heldTokens(state.game))) return null;
   return state.turn;
 }
 
-/** Whether the hand shown is kept face down: at a shared screen of several people, except on its owner's turn. */
+/** Whether the hand shown is kept face down: at a shared screen, except on its owner's turn once they took it. */
 function handHidden(state) {
-  return Boolean(state.hot_seat) && state.you !== null && state.in_hand && state.turn !== state.you
-    && state.players.filter((player) => player.kind === "human").length > 1;
+  return sharedScreen(state) && state.you !== null && state.in_hand
+    && (state.turn !== state.you || table.taken !== takenKey(state, state.you));
+}
+
+/** The hand's log as the screen may show it: while the hand on screen is face down, as a spectator reads it. */
+function shownLog(state) {
+  return handHidden(state) && state.public_log ? state.public_log : state.log;
 }
 
 function renderPass() {
@@ -533,6 +549,13 @@ function takeTurn() {
   const state = table.state;
   const seat = state ? screenToPass(state) : null;
   if (seat === null) return;
+  table.taken = takenKey(state, seat);
+  if (seat === state.you) {  // the screen already sits in that seat: show its hand
+    renderInfo();
+    renderHand();
+    renderPass();
+    return;
+  }
   const token = heldTokens(state.game)[String(seat)];
   send(token ? { type: "resume", token } : claimMessage(state, seat));
 }
@@ -669,15 +692,17 @@ function renderInfo() {
   count.hidden = state.count === null || state.count === undefined;
   count.textContent = count.hidden ? "" : `Count ${state.count}`;
   count.dataset.count = count.hidden ? "" : String(state.count);
-  const myTurn = state.you !== null && state.turn === state.you;
-  $("#draw").hidden = !state.can_draw;
-  $("#pass").hidden = !state.can_pass;
+  const hidden = handHidden(state);  // a shared screen between turns: no move, no hint until the person takes it
+  const myTurn = state.you !== null && state.turn === state.you && !hidden;
+  $("#draw").hidden = !state.can_draw || hidden;
+  $("#pass").hidden = !state.can_pass || hidden;
   $("#hint").hidden = !myTurn;
   $("#undo").hidden = !state.can_undo || !state.in_hand;  // at a hand's end the summary offers it
   let status;
   if (state.finished) status = "The game is over.";
   else if (!state.in_hand) status = "The hand is over.";
   else if (state.you === null) status = `Watching — ${state.players[state.turn].name} to play.`;
+  else if (screenToPass(state) !== null) status = `${state.players[state.turn].name}'s turn.`;
   else if (myTurn) {
     const fits = state.hotspots.length > 0;
     status = state.gives.length ? "Your turn: choose a tile to give to the next player."
@@ -685,7 +710,6 @@ function renderInfo() {
         : state.can_draw ? "Your turn: no tile fits, draw."
           : state.can_pass ? "Your turn: no move, pass." : "Your turn: pick a tile.";
   }
-  else if (screenToPass(state) !== null) status = `${state.players[state.turn].name}'s turn.`;
   else {
     const mover = state.players[state.turn];
     status = mover.kind === "human" && !mover.claimed ? `Waiting for ${mover.name} to join (send them this page's link).`
@@ -693,7 +717,7 @@ function renderInfo() {
         : `${mover.name} is thinking…`;
   }
   $("#status").textContent = status;
-  renderLog(state.log);
+  renderLog(shownLog(state));
   const link = $("#download");
   link.hidden = !state.finished;
   link.href = `/api/games/${state.game}/record`;
