@@ -73,7 +73,7 @@ from boneyard.rules.base import make_rules
 from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView, TableView
-from boneyard.web.narrate import Narrator, hand_log, json_text, table_marks
+from boneyard.web.narrate import Narrator, json_text, table_marks
 from boneyard.web.store import Append, Checkpoint, Seats, Store, StoredGame, TakeBack
 
 MAX_MESSAGE: Final = 4096  #: bytes; longer messages are refused unread
@@ -91,7 +91,7 @@ STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number
                      "hot_seat", "table", "hotspots", "history", "last", "can_undo", "summary", "count", "last_tile",
                      "log", "owed", "public_log")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
-                              "last", "can_undo", "log"})
+                              "last", "can_undo", "log", "public_log"})
 
 
 def _runs() -> tuple[tuple[tuple[str, ...], str | None], ...]:
@@ -505,9 +505,6 @@ class Room:
             "hot_seat": self.hot_seat,
             "summary": None if in_hand else self.summary(),
             **table_marks(game),  # count, last_tile, owed
-            # a screen several people share shows the log as a spectator reads it while a hand is face down: the
-            # seat it shows may have drawn (or given) tiles the person about to look must not read
-            "public_log": hand_log(game, None) if self.shared_screen else None,
         }
         pieces: list[tuple[str, str]] = []
         text, comma = "{", ""
@@ -548,7 +545,17 @@ class Room:
             "last": json_text(last),  # the move just made, as this view saw it (a give's tile hidden)
             "can_undo": json_text(self.can_undo(seat)),
             "log": self.narrator.log_text(game, seat, told),
+            "public_log": self._public_log(),
         }
+
+    def _public_log(self) -> str:
+        """At a screen several people share, the log as a spectator reads it (the page shows it while a hand is
+        face down: the seat it shows may have drawn or given tiles the person about to look must not read), from
+        the narrator's spectator entries; elsewhere null."""
+        if not self.shared_screen:
+            return "null"
+        game = self.game
+        return self.narrator.log_text(game, None, self.narrator.told(game, None, TableView(game)))
 
     def _tiles_text(self, geometry: Geometry) -> str:
         """The JSON text of the table's tiles: a tile kept from the previous geometry keeps its text."""
