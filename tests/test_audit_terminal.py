@@ -252,7 +252,8 @@ def test_an_ambiguous_tile_asks_which_and_a_bad_or_missing_answer_chooses_nothin
     session, console = session_for(game, [str(tile), "z", low_first, "", low_first, str(choices[-1]).upper()], None)
     assert session.human_turn()
     text = flat(console)
-    assert text.count(f"{tile} fits {len(choices)} ways") == 3 and text.count("No move chosen.") == 2
+    assert text.count(f"{tile} fits {len(choices)} ways") == 3 and text.count("no move chosen.") == 1
+    assert "'z' is not a or b" in text and text.count("No move chosen.") == 1  # (a wrong letter, then none)
     assert len(game.hand.events) == before + 1 and game.hand.events[before].move == choices[-1]
 
 

@@ -13,7 +13,7 @@ from boneyard.rules.all_fives import AllFives
 from boneyard.state import Game
 from boneyard.web.narrate import hand_log
 from tests.test_browser import Server, browser, open_page, server
-from tests.test_browser_fit import find_position, seat_table
+from tests.test_browser_fit import find_position, finished_game, seat_table
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser", "server"]  # the fixtures, shared with tests.test_browser
@@ -223,3 +223,54 @@ def test_the_replay_viewer_opens_a_hand_with_its_search_for_a_starting_tile(serv
     assert page.inner_text("#replay-event") == \
         "Hand 1: Nobody held a starting tile, so they drew in turn: Ann 1 tile (3-1), Bob 1 tile (2-2)."
     page.context.close()
+
+
+def test_play_again_at_game_over_takes_the_page_to_the_next_game_in_its_seat(server: Server, browser: Any) -> None:
+    game_id = seat_table(server, finished_game("all-fives", 2))
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    watcher = open_page(browser, f"{server.url}/game/{game_id}?watch")
+    try:
+        page.wait_for_selector("#summary-title >> text=Game over")
+        assert watcher.locator("#play-again").count() == 0  # a spectator cannot ask for it
+        page.click("#play-again")
+        page.wait_for_url(re.compile(r"/game/(?!" + game_id + r")\w+$"))
+        page.wait_for_selector("#table-players .player.you")  # seated with the old table's token
+        page.wait_for_selector("#hand .hand-tile")
+        new_id = page.url.rsplit("/", 1)[1]
+        new = server.app.state.rooms.get(new_id)
+        assert new.game.rules.name == "all-fives" and not new.game.finished
+        assert page.locator("#hand .hand-tile").count() == len(new.game.hands[0])
+        # the spectator's panel now shows the way to the next game, as a spectator
+        link = watcher.locator("#play-again")
+        link.wait_for()
+        assert link.inner_text() == "Watch the next game" and link.get_attribute("href") == f"/game/{new_id}?watch"
+    finally:
+        page.context.close()
+        watcher.context.close()
+
+
+def test_a_seat_taken_to_another_device_by_its_link(server: Server, browser: Any) -> None:
+    data = find_position("all-fives", 2, lambda g: my_turn(g) and len(g.layout) >= 2)
+    game_id = seat_table(server, data)
+    page = open_page(browser, f"{server.url}/game/{game_id}")
+    phone = None
+    try:
+        page.wait_for_selector("#table-players .player.you")
+        assert page.locator("#device").is_hidden()
+        page.click("#other-device")
+        link = page.input_value("#device-link")
+        assert link.startswith(f"{server.url}/game/{game_id}#seat=")
+        phone = open_page(browser, link)  # a new browser context: nothing stored there
+        phone.wait_for_selector("#table-players .player.you")
+        assert "#seat=" not in phone.url  # the token leaves the address bar at once
+        assert sorted(phone.locator("#hand .hand-tile").evaluate_all("(ts) => ts.map((t) => t.dataset.tile)")) \
+            == sorted(page.locator("#hand .hand-tile").evaluate_all("(ts) => ts.map((t) => t.dataset.tile)"))
+        # a link with a token that is no seat's: the page is told so and sits down elsewhere or watches
+        stranger = open_page(browser, f"{server.url}/game/{game_id}#seat=not-a-token")
+        stranger.wait_for_selector("#status >> text=/watching|no seat/i")
+        assert stranger.locator("#table-players .player.you").count() == 0
+        stranger.context.close()
+    finally:
+        page.context.close()
+        if phone is not None:
+            phone.context.close()

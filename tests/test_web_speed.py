@@ -84,6 +84,7 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "winner": game.winner,
         "invite_only": room.invite_hash is not None,
         "hot_seat": room.hot_seat,
+        "rematch": room.rematch,
         "table": geometry.as_json(spot.ghost for spot in spots),
         "hotspots": [spot.as_json() for spot in spots],
         "history": [event_json(event, names) for event in history],

@@ -13,11 +13,14 @@ how often the player quit and came back.  The record keeps the game's seed uncha
 
 from __future__ import annotations
 
+import codecs
+import io
 import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -41,6 +44,63 @@ HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile
 
 class SaveError(BoneyardError):
     """A save path that cannot hold this game (a folder, a missing folder, another game's record)."""
+
+
+# ---------------------------------------------------------------- a terminal that is not UTF-8
+#: the table's signs in plain ASCII, for a terminal (or file) whose encoding cannot show them: one character for
+#: one, so that the table's columns and the panel's border stay where Rich put them (a tile's number, ``₃``, is
+#: written ``3``: ``[4|2]3``)
+ASCII_SIGNS: dict[str, str] = {"▶": ">", "✚": "+", "‖": "#", "⋔": "Y", "«": "<", "»": ">", "★": "*", "→": ">",
+                               "↻": ">", "↺": "<", "…": ".", "·": ".", "—": "-", "–": "-",
+                               **dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789", strict=True))}
+_ASCII_TABLE = str.maketrans(ASCII_SIGNS)
+
+
+def ascii_text(text: str) -> str:
+    """``text`` with the table's signs in ASCII, each one character: ``[4|2]₁₂`` reads ``[4|2]12``, ``▶`` ``>``."""
+    return text.translate(_ASCII_TABLE)
+
+
+class PlainOutput(io.TextIOBase):
+    """An output that cannot encode the table's signs (a cp1252 or ASCII console, a file so encoded): they are
+    written in ASCII (:func:`ascii_text`), and anything else it cannot show as ``?``, never a crash."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]  # (read-only here: the stream's own)
+        return self._stream.encoding or "ascii"
+
+    def write(self, text: str) -> int:
+        plain = ascii_text(text).encode(self.encoding, errors="replace").decode(self.encoding)
+        self._stream.write(plain)
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+
+def shows_signs(encoding: str | None) -> bool:
+    """Whether an output in ``encoding`` can show the table's signs (UTF-8 and the other Unicode encodings)."""
+    try:
+        return codecs.lookup(encoding or "ascii").name in ("utf-8", "utf-16", "utf-32", "utf-8-sig")
+    except LookupError:
+        return False
+
+
+def terminal_console() -> Console:
+    """The console of a game in the terminal: standard output, in ASCII signs where it cannot show others."""
+    if shows_signs(getattr(sys.stdout, "encoding", None)):
+        return Console()
+    return Console(file=cast(TextIO, PlainOutput(sys.stdout)))
 
 
 # ---------------------------------------------------------------- save files
@@ -156,6 +216,24 @@ def hint(view: SeatView) -> tuple[Move, str]:
     return move, "the only move"
 
 
+def legend_grid() -> Table:
+    """:data:`LEGEND` in two columns, the marks kept apart from what they mean however narrow the terminal (an
+    explanation wraps within its own column)."""
+    grid = Table.grid(padding=0)
+    grid.add_column(min_width=9, no_wrap=True)
+    grid.add_column()
+    rows: list[list[str]] = []
+    for line in LEGEND.splitlines():
+        key, meaning = line[:9].rstrip(), line[9:]
+        if key or not rows:
+            rows.append([key, meaning])
+        else:  # a continuation line: it goes on with the mark above
+            rows[-1][1] += "\n" + meaning
+    for key, meaning in rows:
+        grid.add_row(Text(key), Text(meaning))
+    return grid
+
+
 class TerminalSession:
     """Plays one game at the terminal; seat ``human`` is the person.
 
@@ -171,7 +249,7 @@ class TerminalSession:
         self.computers = computers
         self.human = human
         self.save_path = save_path
-        self.console = console or Console()
+        self.console = console or terminal_console()
         self.ask = ask or self.console.input
         self.meta = meta or {}
         self.view = SeatView(game, human)
@@ -485,7 +563,7 @@ class TerminalSession:
                 continue
             if lower in ("?", "help"):
                 self.say(HELP, highlight=False)
-                self.say(LEGEND, highlight=False, markup=False)
+                self.say(legend_grid(), highlight=False)
                 continue
             if lower in ("h", "hint"):
                 advice, reason = hint(self.view)
@@ -571,16 +649,23 @@ class TerminalSession:
         choices = "   ".join(f"{letter}) {describe_move(move, game.layout)}"
                                for letter, move in zip("abcdefghijklmnopqrstuvwxyz", matches, strict=False))
         self.say(f"{matches[0].tile} fits {len(matches)} ways: {choices}", highlight=False)
+        count = min(26, len(matches))
+        last = chr(ord("a") + count - 1)
+        letters = "a or b" if count == 2 else f"a to {last}"
         try:
-            answer = self.ask("Which? ").strip().lower()
+            answer = self.ask(f"Which? ({letters}; Enter for none) ").strip().lower()
         except EOFError:
             return None
-        if len(answer) == 1 and "a" <= answer < chr(ord("a") + min(26, len(matches))):
+        if len(answer) == 1 and "a" <= answer <= last:
             return matches[ord(answer) - ord("a")]
         for move in matches:
             if answer == str(move).lower():
                 return move
-        self.say("No move chosen.", style="red")
+        if answer:
+            self.say(f"'{answer}' is not {letters} (nor one of the moves): no move chosen.", style="red",
+                     highlight=False)
+        else:
+            self.say("No move chosen.", style="red")
         return None
 
     def undo(self) -> bool:

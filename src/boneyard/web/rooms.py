@@ -54,6 +54,7 @@ import heapq
 import itertools
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -66,6 +67,7 @@ from boneyard import record
 from boneyard.chance import MAX_SEED, HandChance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError
 from boneyard.moves import Kind, Move
+from boneyard.options import non_defaults
 from boneyard.players.base import make_player
 from boneyard.pools import spawn_pool, stop_pool
 from boneyard.render.geometry import Geometry, TileBox, extend_geometry, hotspots, table_size
@@ -88,8 +90,8 @@ SendText = Callable[[str], Awaitable[None]]
 STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number", "you", "players", "hand", "legal",
                      "can_draw", "can_pass", "gives", "turn", "direction", "stock", "out_of_play", "target",
                      "hands_in_game", "lowest_wins", "dice", "pending", "in_hand", "finished", "winner", "invite_only",
-                     "hot_seat", "table", "hotspots", "history", "last", "can_undo", "summary", "count", "last_tile",
-                     "log", "owed", "public_log")
+                     "hot_seat", "rematch", "table", "hotspots", "history", "last", "can_undo", "summary", "count",
+                     "last_tile", "log", "owed", "public_log")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
                               "last", "can_undo", "log", "public_log"})
 
@@ -301,7 +303,7 @@ class SharedState:
 
 
 #: the keys of a stored record's ``meta`` that the table writes itself (not kept from a loaded record)
-TABLE_META = frozenset({"web", "seats", "hot_seat", "invite_hash"})
+TABLE_META = frozenset({"web", "seats", "hot_seat", "invite_hash", "rematch"})
 
 
 class Room:
@@ -334,6 +336,10 @@ class Room:
         self._tile_texts: list[tuple[TileBox, str]] = []  #: the table's tiles and their JSON text
         self._task: asyncio.Task[None] | None = None
         self.table = table_size(len(game.rules.tile_set()))
+        #: the game played next at this table ("Play again" at game over), once someone asked for it
+        self.rematch: str | None = None
+        #: how the server makes that game (:meth:`Rooms.play_again`); None outside a server's rooms
+        self.spawn: Callable[[Room], Room] | None = None
 
     # ------------------------------------------------------------ life cycle
     @classmethod
@@ -355,6 +361,8 @@ class Room:
         invite_hash = meta.get("invite_hash") if isinstance(meta, dict) else None
         room = cls(stored.id, game, seats, stored.seed, store, ai_delay, hot_seat=hot_seat, source=stored.record,
                    invite_hash=invite_hash if isinstance(invite_hash, str) else None)
+        rematch = meta.get("rematch") if isinstance(meta, dict) else None
+        room.rematch = rematch if isinstance(rematch, str) else None
         return room  # a table of computers between hands deals when kicked (and stores the deal)
 
     @property
@@ -382,6 +390,8 @@ class Room:
                      "hot_seat": self.hot_seat}
             if self.invite_hash is not None:
                 meta["invite_hash"] = self.invite_hash
+            if self.rematch is not None:
+                meta["rematch"] = self.rematch
         data = record.to_record(self.game, seed=self.seed, meta=meta)
         if self.source is not None:
             record.keep_annotations(self.source, data)
@@ -503,6 +513,7 @@ class Room:
             "winner": game.winner,
             "invite_only": self.invite_hash is not None,
             "hot_seat": self.hot_seat,
+            "rematch": self.rematch,
             "summary": None if in_hand else self.summary(),
             **table_marks(game),  # count, last_tile, owed
         }
@@ -654,9 +665,9 @@ class Room:
             raise ProtocolError("bad_seat", f"'seat' must be a seat number 0-{len(self.seats) - 1}")
         info = self.seats[seat]
         if info.kind != "human":
-            raise ProtocolError("bad_seat", f"seat {seat} is played by the computer")
+            raise ProtocolError("bad_seat", f"{info.name}'s seat (seat {seat}) is played by the computer")
         if info.token_hash is not None:
-            raise ProtocolError("seat_taken", f"seat {seat} ({info.name}) is already taken")
+            raise ProtocolError("seat_taken", f"{info.name}'s seat (seat {seat}) is already taken")
         if self.invite_hash is not None:
             invite = message.get("invite")
             given = _hash(invite) if isinstance(invite, str) and 0 < len(invite) <= 100 else ""
@@ -690,11 +701,23 @@ class Room:
                 return True
         raise ProtocolError("bad_token", "no seat of this game has that token")
 
+    def _named(self, message: str) -> str:
+        """A rules message for people at the table: "seat 1 may not pass" reads "Bob may not pass", and "not in
+        seat 1's hand" "not in Bob's hand" (the engine counts seats from 0, as records and the protocol do)."""
+        names = self.game.names
+
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(1))
+            return names[seat] if seat < len(names) else match.group(0)
+
+        return re.sub(r"\bseat (\d+)\b", name, message)
+
     def _one_seat(self, connection: Connection, seat: int) -> None:
         """One person, one seat: a connection holds one human seat, unless the room is for hot-seat play."""
         held = connection.held - {seat}
         if held and not self.hot_seat:
-            raise ProtocolError("one_seat", f"this connection already plays seat {min(held)}; one seat per "
+            playing = self.seats[min(held)].name
+            raise ProtocolError("one_seat", f"this connection already plays {playing}'s seat; one seat per "
                                             "connection (a hot-seat game lets one screen play several)")
 
     async def _leave(self, connection: Connection, message: dict[str, Any]) -> bool:
@@ -735,8 +758,8 @@ class Room:
         game = self.game
         try:
             event = game.apply(move)
-        except IllegalMoveError as error:
-            raise ProtocolError("illegal", str(error)) from None
+        except IllegalMoveError as error:  # the rules say "seat 1"; a person at the table reads "Bob"
+            raise ProtocolError("illegal", self._named(str(error))) from None
         last, self.last = self.last, {"hand": len(game.log), "hand_over": not game.in_hand}
         self.revision += 1
         whole = game.finished or self.checkpointed < 0
@@ -812,6 +835,25 @@ class Room:
                 return False
             raise ProtocolError("hand_in_progress", "the hand is still being played")
         await self._deal()
+        return True
+
+    async def _rematch(self, connection: Connection, message: dict[str, Any]) -> bool:
+        """Play again at this table, once the game is over: a new game of the same variant and options with the same
+        seats, held by the same people (their seat tokens and the invitation carry over, so each page takes its
+        seat there as here), dealt from a new seed.  Asked twice, or by two people at once, it is made once."""
+        self._seated(connection)
+        if not self.game.finished:
+            raise ProtocolError("game_running", "the game is not over yet: play again once it is")
+        if self.rematch is not None:  # someone asked first: every page has its id in the state
+            return False
+        if self.spawn is None:
+            raise ProtocolError("no_rematch", "this table cannot start another game")
+        self.rematch = self.spawn(self).id
+        self.revision += 1
+        try:
+            await self._store(self.checkpoint())
+        except ProtocolError:
+            log.warning("game %s: the next game %s is not written into its record", self.id, self.rematch)
         return True
 
     async def _deal(self) -> None:
@@ -912,7 +954,7 @@ class Room:
 _Handler = Callable[[Room, Connection, dict[str, Any]], Awaitable[bool]]
 _HANDLERS: Final[dict[str, _Handler]] = {
     "claim": Room._claim, "resume": Room._resume, "leave": Room._leave, "move": Room._move, "hint": Room._hint,
-    "undo": Room._undo, "next_hand": Room._next_hand, "ping": Room._ping,
+    "undo": Room._undo, "next_hand": Room._next_hand, "ping": Room._ping, "rematch": Room._rematch,
 }
 
 
@@ -942,9 +984,24 @@ class Rooms:
         room = Room.create(game_id, variant, seats, options, seed, self.store, self.ai_delay, hot_seat=hot_seat,
                            invite_hash=None if invite is None else _hash(invite))
         room.thinker = self.thinker
+        room.spawn = self.play_again
         self.rooms[game_id] = room
         room.kick()
         return room
+
+    def play_again(self, room: Room) -> Room:
+        """The next game at ``room``'s table: its variant and options, its seats with their people (tokens kept),
+        its invitation and hot seat, a new seed."""
+        seats = [Seat(seat.name, seat.kind, seat.level, seat.token_hash) for seat in room.seats]
+        game_id = secrets.token_hex(6)
+        options = non_defaults(room.game.rules.options)
+        new = Room.create(game_id, room.game.rules.name, seats, options, secrets.randbelow(MAX_SEED + 1), self.store,
+                          self.ai_delay, hot_seat=room.hot_seat, invite_hash=room.invite_hash)
+        new.thinker = self.thinker
+        new.spawn = self.play_again
+        self.rooms[game_id] = new
+        new.kick()
+        return new
 
     def adopt(self, data: dict[str, Any], seats: list[Seat], game: Game | None = None) -> Room:
         """A room for a loaded record (which may be finished, or go on from where it stopped); ``game`` is the
@@ -958,6 +1015,7 @@ class Rooms:
         game_id = secrets.token_hex(6)
         room = Room(game_id, game, seats, seed, self.store, self.ai_delay, source=data)
         room.thinker = self.thinker
+        room.spawn = self.play_again
         room._deal_if_due()
         self.store.save(room.checkpoint())
         self.rooms[game_id] = room
@@ -972,6 +1030,7 @@ class Rooms:
                 return None
             room = Room.restore(stored, self.store, self.ai_delay)
             room.thinker = self.thinker
+            room.spawn = self.play_again
             self.rooms[game_id] = room
             room.kick()
         room.touched = time.monotonic()
@@ -988,6 +1047,7 @@ class Rooms:
             room = self.rooms.setdefault(game_id, restored)  # two opens at once: the first one in wins
             if room is restored:
                 room.thinker = self.thinker
+                room.spawn = self.play_again
                 room.kick()
         room.touched = time.monotonic()
         return room

@@ -78,6 +78,7 @@ let variants = [];
 // ------------------------------------------------------------------ routing
 function show(id) {
   for (const section of document.querySelectorAll("main > section.view")) section.hidden = section.id !== id;
+  if (id !== "table-view") setModal(false);  // (the hand's end panel made the rest inert)
 }
 
 async function route() {
@@ -345,6 +346,12 @@ const table = {
   choosing: null, hint: null, moved: null,
   peek: null,  // the hand's end whose panel was put aside to look at the table (see lookAtTable)
   taken: null,  // at a shared screen: who took it, for which hand (takenKey)
+  heard: 0,  // how many lines of the hand's log were announced
+  lostPlace: null,  // the keyboard's place at the table when a redraw took the focus and nothing could take it
+  quietFocus: false,  // the page moves the focus itself: a tile focused so is not selected (nor announced)
+  shownSummary: null,  // the hand's end whose panel is on screen (its key), so that it takes the focus once
+  wantRematch: null,  // the game whose "Play again" this page asked for (it goes to the next game when made)
+  heardRematch: null,  // the next game the page announced
 };
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
@@ -386,8 +393,16 @@ function sendMove(move) {
 function openGame(id) {
   const given = new URLSearchParams(location.search).get("invite");
   if (given) localStorage.setItem(inviteKey(id), given);  // kept for later visits and for the link to pass on
+  // a seat brought from another device ("Play on another device": /game/ID#seat=TOKEN): kept, and the token
+  // taken out of the address bar at once (it is the seat)
+  const brought = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (brought) {
+    localStorage.setItem(tokenKey(id), brought);
+    history.replaceState(history.state, "", location.pathname + location.search);
+  }
   if (table.id !== id) {
-    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null, taken: null });
+    Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null, taken: null,
+      heard: 0, lostPlace: null, shownSummary: null });
     $("#summary").hidden = true;
   }
   table.moved = null;  // a move sent on a lost connection may not have arrived: the player may send it again
@@ -404,7 +419,7 @@ function openGame(id) {
         const token = localStorage.getItem(tokenKey(id));
         const watching = new URLSearchParams(location.search).has("watch");
         if (message.hot_seat && !watching) sitAtSharedScreen(message);
-        else if (token) send({ type: "resume", token });
+        else if (token && !watching) send({ type: "resume", token });
         else if (!watching) autoClaim(message);
       }
       onState(message);
@@ -432,6 +447,11 @@ function openGame(id) {
         localStorage.removeItem(tokenKey(id));
         localStorage.removeItem(seatsKey(id));
         if (table.state) (table.state.hot_seat ? sitAtSharedScreen : autoClaim)(table.state);
+      } else if (message.code === "seat_taken" && table.state && table.state.you === null && !table.state.hot_seat
+        && !new URLSearchParams(location.search).has("watch")) {
+        // another page took that seat first (two friends opening the link together): the next free one, if any
+        // (the state that seated the other page came before this answer, so it is the table as it is now)
+        if (table.state.players.some((p) => p.kind === "human" && !p.claimed)) { autoClaim(table.state); return; }
       }
       $("#status").textContent = message.message;
       announce(message.message);
@@ -464,6 +484,7 @@ function onState(state) {
   const previous = table.state;
   table.state = state;
   const newVersion = state.version !== table.version;
+  const place = keyboardPlace();
   if (newVersion) {
     table.moved = null;  // a new position (an undo takes the version back): one move may be sent from it
     $("#hint").disabled = false;
@@ -471,8 +492,12 @@ function onState(state) {
     table.choosing = null;
     const log = shownLog(state);
     if (log.length && (!previous || previous.version < state.version)) {
-      announce(log[log.length - 1].text);
+      // every line this state adds is said (a move that ends the hand comes with the hand's end), once
+      const sameHand = previous && previous.game === state.game && previous.hand_number === state.hand_number;
+      const from = sameHand && table.heard <= log.length ? table.heard : log.length - 1;
+      announce(log.slice(Math.max(0, from)).map((entry) => entry.text).join(" "));
     }
+    table.heard = log.length;
   }
   const fresh = newVersion && previous && previous.hand_number === state.hand_number ? table.placed + 1 : Infinity;
   table.version = state.version;
@@ -483,7 +508,45 @@ function onState(state) {
   renderHand();
   renderSummary();
   renderInvite();
+  renderDevice();
   renderPass();
+  restoreKeyboardPlace(place);
+  followRematch(state);
+}
+
+/** Whether the keyboard's focus is nowhere a person can see: the page itself, or an element removed, hidden or
+ * made inert (the browser may still name a button the redraw took away). */
+function focusLost() {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected || Boolean(active.closest("[hidden], [inert]"));
+}
+
+/** Where the keyboard is at the table before a redraw (the hand, its buttons, the chooser, the screen's pass
+ * button, the hand's end panel), with the tile it is on; null where it is elsewhere (a field, the log, a link). */
+function keyboardPlace() {
+  const active = document.activeElement;
+  if (focusLost()) return table.lostPlace || null;
+  if (!active.closest("#hand, .actions, #chooser, #pass-screen, #summary")) return null;
+  return { tile: active.dataset?.tile || null };
+}
+
+/** After a redraw that took the focus away (the tile played, a button hidden, the panel gone), put it back in
+ * the hand: on the same tile if it is still there, else the first that fits, Draw or Pass, else the first tile.
+ * The focus moved this way selects nothing and says nothing (the move just made is being announced). */
+function restoreKeyboardPlace(place) {
+  table.lostPlace = null;
+  if (!place) return;
+  if (!focusLost()) return;  // still on something (or the panel took it)
+  const target = (place.tile && $(`#hand [data-tile="${place.tile}"]`))
+    || $("#hand .hand-tile.playable") || $("#draw:not([hidden])") || $("#pass:not([hidden])")
+    || $("#take-turn:not([hidden])") || $("#hand button.hand-tile") || $("#show-summary:not([hidden])");
+  if (!target || target.closest("[hidden]")) { table.lostPlace = place; return; }  // (kept for the next state)
+  table.quietFocus = true;
+  try {
+    target.focus({ preventScroll: true });
+  } finally {
+    table.quietFocus = false;
+  }
 }
 
 // ------------------------------------------------------------------ pass and play (a hot-seat table)
@@ -529,9 +592,16 @@ function handHidden(state) {
     && (state.turn !== state.you || table.taken !== takenKey(state, state.you));
 }
 
-/** The hand's log as the screen may show it: while the hand on screen is face down, as a spectator reads it. */
+/** The hand's log as the screen may show it: while the hand on screen is face down, or once the hand is over
+ * (nobody's own screen: the log names every player), as a spectator reads it. */
 function shownLog(state) {
-  return handHidden(state) && state.public_log ? state.public_log : state.log;
+  const spectators = handHidden(state) || (sharedScreen(state) && !state.in_hand);
+  return spectators && state.public_log ? state.public_log : state.log;
+}
+
+/** The seat this screen speaks to as "You": none at a screen several people share. */
+function viewer(state) {
+  return sharedScreen(state) ? null : state.you;
 }
 
 function renderPass() {
@@ -584,6 +654,29 @@ function sitAtSharedScreen(state) {
   for (const seat of free) send(claimMessage(state, seat));
 }
 
+/** "Play on another device": for a person seated here (not at a shared screen) while the game goes on. */
+function renderDevice() {
+  const state = table.state;
+  const token = localStorage.getItem(tokenKey(state.game));
+  const offered = state.you !== null && !state.hot_seat && !state.finished && token !== null;
+  $("#other-device").hidden = !offered;
+  if (!offered) $("#device").hidden = true;
+}
+
+/** The link that seats this person at the same table elsewhere, shown to copy (it holds the seat's token, after
+ * a ``#``: a browser never sends that part to a server). */
+async function showDeviceLink() {
+  const state = table.state;
+  const token = state && localStorage.getItem(tokenKey(state.game));
+  if (!token) return;
+  $("#device").hidden = false;
+  const field = $("#device-link");
+  field.value = `${location.origin}/game/${state.game}#seat=${encodeURIComponent(token)}`;
+  field.focus();
+  field.select();
+}
+
+
 /** The table's invitation link, for whoever has it while a human seat is free. */
 function renderInvite() {
   const state = table.state;
@@ -595,14 +688,16 @@ function renderInvite() {
   }
 }
 
-async function copyInvite() {
-  const field = $("#invite-link");
+/** Copy the link in the field ``selector`` (left selected where the clipboard is refused); ``then``: what to do
+ * with it, as the status line says it. */
+async function copyLink(selector, then) {
+  const field = $(selector);
   field.select();
   try {
     await navigator.clipboard.writeText(field.value);
-    $("#status").textContent = "The invitation link is copied: send it to the people you invite.";
+    $("#status").textContent = `The link is copied: ${then}.`;
   } catch {
-    $("#status").textContent = "Copy the selected link and send it to the people you invite.";
+    $("#status").textContent = `Copy the selected link and ${then}.`;
   }
 }
 
@@ -633,8 +728,9 @@ function teams(state) {
 /** "You win", "Ann wins", "You and Zoë win": the seat's side (its partners too) and the verb. */
 function sideSays(state, seat, verb) {
   const side = state.players[seat]?.side || [seat];
-  const names = side.map((s) => (s === state.you ? "You" : state.players[s].name));
-  if (names.length === 1) return says(names[0], side[0] === state.you, verb);
+  const mine = viewer(state);
+  const names = side.map((s) => (s === mine ? "You" : state.players[s].name));
+  if (names.length === 1) return says(names[0], side[0] === mine, verb);
   const you = names.indexOf("You");
   if (you > 0) names.unshift(...names.splice(you, 1));
   return `${names.join(" and ")} ${verb}`;
@@ -660,8 +756,8 @@ function playerChip(state, player, seat) {
   backs,
   h("span", { class: "tiles", "data-count": player.tiles, text: plural(player.tiles, "tile") }),
   h("span", { class: "who", text: player.kind === "computer" ? player.level : player.claimed ? (player.connected ? "online" : "away") : "free seat" }),
-  state.you === null && player.kind === "human" && !player.claimed
-    ? h("button", { onclick: () => send({ type: "claim", seat }), text: "Sit here" }) : null);
+  state.you === null && player.kind === "human" && !player.claimed && (!state.invite_only || invitation(state.game))
+    ? h("button", { onclick: () => send(claimMessage(state, seat)), text: "Sit here" }) : null);
 }
 
 /** The stock's label: tiles nobody will draw this hand (all of Block's, Bergen's reserve) are said so. */
@@ -712,7 +808,8 @@ function renderInfo() {
   }
   else {
     const mover = state.players[state.turn];
-    status = mover.kind === "human" && !mover.claimed ? `Waiting for ${mover.name} to join (send them this page's link).`
+    status = mover.kind === "human" && !mover.claimed
+      ? `Waiting for ${mover.name} to join (send them ${state.invite_only ? "the invitation link" : "this page's link"}).`
       : mover.kind === "human" && !mover.connected ? `${mover.name} is away; the game goes on when they come back.`
         : `${mover.name} is thinking…`;
   }
@@ -754,14 +851,14 @@ function renderHand() {
     const playable = myTurn && (spots.length > 0 || state.gives.includes(tile));
     const button = h("button", {
       class: ["hand-tile", playable ? "playable" : "", table.selected === tile ? "selected" : ""].join(" "),
-      "data-tile": tile, "aria-label": `tile ${tile}${playable ? "" : " (does not fit now)"}`,
+      "data-tile": tile, "aria-label": `tile ${tile}${playable || !myTurn ? "" : " (does not fit now)"}`,
       "aria-pressed": table.selected === tile ? "true" : "false", draggable: playable ? "true" : "false",
       onclick: () => (state.gives.includes(tile) ? sendMove(`give ${tile}`) : selectTile(tile)),
       ondblclick: () => {
         const only = myHotspots(tile);
         if (only.length === 1 && only[0].moves.length === 1) sendMove(only[0].moves[0]);
       },
-      onfocus: () => { if (playable && table.selected !== tile) selectTile(tile, null, false); },
+      onfocus: () => { if (playable && table.selected !== tile && !table.quietFocus) selectTile(tile, null, false); },
       onkeydown: (event) => handKey(event, tile),
       ondragstart: (event) => { event.dataTransfer.setData("text/plain", tile); selectTile(tile, null, false); },
     }, tileSvg(tile));
@@ -803,7 +900,9 @@ function describeActive() {
     return;
   }
   const spot = spots[table.active];
-  announce(`${table.selected}: ${spot.target ? `the ${spot.value} end of tile ${spot.target}` : "lead"} (${table.active + 1} of ${spots.length}); Enter plays`);
+  const target = spot.target ? table.state.table.tiles.find((box) => box.index === spot.target) : null;
+  const where = spot.target ? `the ${spot.value} end of ${target ? target.tile : "tile"} (tile ${spot.target})` : "lead";
+  announce(`${table.selected}: ${where} (${table.active + 1} of ${spots.length}); Enter plays`);
 }
 
 function handKey(event, tile) {
@@ -812,6 +911,7 @@ function handKey(event, tile) {
     if (!spots.length) return;
     event.preventDefault();
     if (table.selected !== tile) table.selected = tile;
+    if (table.choosing) { table.choosing = null; markSelection(); }  // another end: the old chooser goes
     const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : -1;
     table.active = (table.active + step + spots.length) % spots.length;
     renderTable();
@@ -829,11 +929,17 @@ function putBack(event) {
   if (event.key !== "Escape" || $("#table-view").hidden || !table.state) return;
   if (!$("#summary").hidden) { $("#look-at-table").click(); return; }  // Esc puts the hand's end panel aside
   if (table.selected === null && table.choosing === null) return;
+  const tile = table.selected;
   table.selected = null;
   table.choosing = null;
   renderTable();
   markSelection();
   renderInfo();  // the status line says again whose turn it is
+  if (focusLost()) {  // (the chooser had it)
+    table.quietFocus = true;
+    $(`#hand [data-tile="${tile}"]`)?.focus({ preventScroll: true });
+    table.quietFocus = false;
+  }
 }
 
 function playSpot(spot) {
@@ -842,6 +948,10 @@ function playSpot(spot) {
   } else {
     table.choosing = spot;
     markSelection();
+    const choices = [...document.querySelectorAll("#chooser button")];
+    choices[0]?.focus({ preventScroll: true });
+    announce(`Which way round? ${choices.map((button) => button.textContent).join(", or ")}: Tab between them, `
+      + "Enter chooses, Esc puts the tile back");
   }
 }
 
@@ -850,11 +960,14 @@ function renderSummary() {
   const box = $("#summary");
   const summary = state.summary;
   const back = $("#show-summary");
-  if (state.in_hand || !summary) { box.hidden = back.hidden = true; table.peek = null; return; }
+  if (state.in_hand || !summary) { box.hidden = back.hidden = true; table.peek = null; setModal(false); return; }
   // "Look at the table" puts the panel aside for this hand's end; the button beside the hand brings it back
   const key = `${state.game} ${summary.hand_number} ${summary.game_over}`;
-  if (table.peek === key) { box.hidden = true; back.hidden = false; return; }
+  if (table.peek === key) { box.hidden = true; back.hidden = false; setModal(false); return; }
   table.peek = null;
+  const opening = box.hidden || table.shownSummary !== key;
+  const focusAt = box.contains(document.activeElement) ? panelFocusables().indexOf(document.activeElement) : -1;
+  table.shownSummary = key;
   box.hidden = false;
   back.hidden = true;
   const names = summary.names;
@@ -864,7 +977,7 @@ function renderSummary() {
     : `Hand ${summary.hand_number} over (${summary.end}) — ${summary.winner === null ? "nobody wins"
       : sideSays(state, summary.winner, "win")} the hand`;
   const rows = names.map((name, seat) => h("tr", { "data-seat": seat },
-    h("th", { text: seat === you ? "You" : name }),
+    h("th", { text: seat === viewer(state) ? "You" : name }),
     h("td", {}, h("div", { class: "summary-hand" }, summary.hands[seat].length
       ? summary.hands[seat].map((t) => tileSvg(t, { scale: 14 })) : "—"),
     h("small", { text: summary.hands[seat].length ? `${plural(summary.hands[seat].length, "tile")}, ${summary.hand_values[seat]}` : "" })),
@@ -875,7 +988,8 @@ function renderSummary() {
     h("td", { class: "total", text: String(summary.totals[seat]) })));
   const actions = h("div", { class: "summary-actions", id: "summary-actions" },
     summary.game_over
-      ? [h("a", { class: "button", href: `/replay/${state.game}`, text: "Watch the replay" }),
+      ? [playAgain(state),
+        h("a", { class: "button", href: `/replay/${state.game}`, text: "Watch the replay" }),
         h("a", { class: "button", href: `/api/games/${state.game}/record`, download: "", text: "Download the record" }),
         h("a", { class: "button", href: "/", text: "Back to the lobby" })]
       : you !== null
@@ -885,7 +999,7 @@ function renderSummary() {
             text: "Undo the last move" }) : null]
         : h("p", { text: "Waiting for a player to deal the next hand." }),
     h("button", { id: "look-at-table", onclick: () => lookAtTable(key), text: "Look at the table" }));
-  box.replaceChildren(h("div", { class: "panel", role: "dialog", "aria-labelledby": "summary-title" },
+  box.replaceChildren(h("div", { class: "panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title" },
     h("h2", { id: "summary-title", text: title }),
     summary.blocked_rule ? h("p", { class: "blocked-rule", id: "summary-rule", text: `A blocked hand: ${summary.blocked_rule}.` }) : null,
     h("div", { class: "summary-body" },
@@ -894,8 +1008,75 @@ function renderSummary() {
     actions));
   // a hook for add-ons (the game review): the actions row is #summary-actions
   document.dispatchEvent(new CustomEvent("boneyard:summary", { detail: { game: state.game, summary, actions, you } }));
-  const next = $("#next-hand");
-  if (next) next.focus({ preventScroll: true });
+  setModal(true);
+  // the keyboard goes into the panel when it opens (Next hand, else its first action), and stays where it was
+  // in it when the panel is drawn again
+  const focusables = panelFocusables();
+  const target = focusAt >= 0 ? focusables[Math.min(focusAt, focusables.length - 1)]
+    : opening || focusLost()
+      ? $("#next-hand") || $("#summary-actions a, #summary-actions button") : null;
+  if (target) target.focus({ preventScroll: true });
+}
+
+/** The hand's end panel is modal while it shows: what lies behind it is inert (no focus, no click, nothing read). */
+function setModal(on) {
+  for (const node of document.querySelectorAll("header, #table-view > :not(#summary)")) {
+    if (on) node.setAttribute("inert", "");
+    else node.removeAttribute("inert");
+  }
+}
+
+function panelFocusables() {
+  return [...document.querySelectorAll("#summary a[href], #summary button:not([disabled]), #summary select, "
+    + "#summary input, #summary [tabindex]:not([tabindex='-1'])")].filter((node) => !node.closest("[hidden]"));
+}
+
+/** Tab and Shift+Tab go round the hand's end panel while it shows (a dialog keeps the keyboard). */
+function trapTab(event) {
+  if (event.key !== "Tab" || $("#summary").hidden || $("#table-view").hidden) return;
+  const focusables = panelFocusables();
+  if (!focusables.length) return;
+  const first = focusables[0];
+  const last = focusables[focusables.length - 1];
+  const inside = $("#summary").contains(document.activeElement);
+  if (event.shiftKey && (!inside || document.activeElement === first)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (!inside || document.activeElement === last)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/** At game over: *Play again* for a person seated here (a new game at this table: same variant, options and
+ * people, new deals), or, once someone asked, the way to that game, where this page's seat waits for it. */
+function playAgain(state) {
+  if (state.rematch) {
+    const watching = state.you === null;
+    return h("a", { class: "button", id: "play-again", href: `/game/${state.rematch}${watching ? "?watch" : ""}`,
+      text: watching ? "Watch the next game" : "Go to the next game" });
+  }
+  if (state.you === null) return null;
+  return h("button", { id: "play-again", onclick: () => { table.wantRematch = state.game; send({ type: "rematch" }); },
+    text: "Play again" });
+}
+
+/** The next game at this table (``state.rematch``): this browser's seats and invitation go with it (the server
+ * gave the new table the same seat tokens and invitation), and the page that asked for it goes there. */
+function followRematch(state) {
+  const next = state.rematch;
+  if (!next) return;
+  for (const key of [tokenKey, seatsKey, inviteKey]) {
+    const held = localStorage.getItem(key(state.game));
+    if (held !== null && localStorage.getItem(key(next)) === null) localStorage.setItem(key(next), held);
+  }
+  if (table.wantRematch === state.game) {
+    table.wantRematch = null;
+    go(`/game/${next}`);
+  } else if (table.heardRematch !== next) {
+    table.heardRematch = next;
+    announce("A new game at this table is ready: Go to the next game, in the game's end panel.");
+  }
 }
 
 /** The hand's end panel put aside (``key``: this hand's end) or, with null, shown again. */
@@ -972,7 +1153,9 @@ async function start() {
   $("#players").addEventListener("input", renderVariantForm);
   renderVariantForm();
   $("#new-game").addEventListener("submit", createGame);
-  $("#copy-invite").addEventListener("click", copyInvite);
+  $("#copy-invite").addEventListener("click", () => copyLink("#invite-link", "send it to the people you invite"));
+  $("#other-device").addEventListener("click", showDeviceLink);
+  $("#copy-device").addEventListener("click", () => copyLink("#device-link", "open it on the other device"));
   $("#load-record").addEventListener("click", () => loadRecordFile(false));
   $("#view-record").addEventListener("click", () => loadRecordFile(true));
   $("#draw").addEventListener("click", () => sendMove("draw"));
@@ -997,6 +1180,7 @@ async function start() {
   });
   $("#replay-hand").addEventListener("change", (event) => { replay.hand = Number(event.target.value); replay.step = 0; renderReplay(); });
   document.addEventListener("keydown", (event) => {
+    trapTab(event);
     putBack(event);
     // a step button keeps the focus once clicked: the arrows still step (a select or a field keeps them)
     if ($("#replay-view").hidden || !replay.data || event.target.closest("input, select, textarea")) return;

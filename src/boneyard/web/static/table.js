@@ -109,6 +109,11 @@ export function iconSvg(name) {
   return svg;
 }
 
+/** A tile on the table as a screen reader says it: "6-4, tile 3", "3-3, the lead, owes more plays". */
+export function tileName(box, owes = false) {
+  return `${box.tile}, ${box.index === 1 ? "the lead" : `tile ${box.index}`}${owes ? ", owes more plays" : ""}`;
+}
+
 /**
  * Draw the table into `svg`.
  * tiles: geometry tiles; view: [x, y, w, h]; spots: hotspots to light up;
@@ -119,13 +124,20 @@ export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, acti
   onDrop = null, last = null, owed = [] }) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute("viewBox", view.join(" "));
-  el("rect", { x: view[0], y: view[1], width: view[2], height: view[3], fill: COLORS.felt }, svg);
+  // what a screen reader reads: the table (a group), each tile on it by name and number in play order, each lit end
+  const byIndex = new Map(tiles.map((box) => [box.index, box]));
+  svg.setAttribute("aria-label", tiles.length ? `the table, ${tiles.length} tile${tiles.length === 1 ? "" : "s"}`
+    : "the table, empty");
+  el("rect", { x: view[0], y: view[1], width: view[2], height: view[3], fill: COLORS.felt, "aria-hidden": "true" }, svg);
   for (const box of tiles) {
     const classes = ["tile"];
     if (box.index >= fresh) classes.push("fresh");
     if (box.index === last) classes.push("last");
     if (owed.includes(box.index)) classes.push("owed");
-    svg.appendChild(tileGroup(box, classes.join(" ")));
+    const group = tileGroup(box, classes.join(" "));
+    group.setAttribute("role", "img");
+    group.setAttribute("aria-label", tileName(box, owed.includes(box.index)));
+    svg.appendChild(group);
   }
   spots.forEach((spot, i) => {
     const horizontal = spot.rotation % 180 === 0;
@@ -134,7 +146,8 @@ export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, acti
       class: i === active ? "hotspot active" : "hotspot", x: spot.x - w / 2, y: spot.y - h / 2, width: w,
       height: h, rx: 0.15, "data-moves": spot.moves.join(" "), "data-target": spot.target,
       "data-value": spot.value, role: "button",
-      "aria-label": spot.target ? `play on the ${spot.value} end of tile ${spot.target}` : "lead here",
+      "aria-label": spot.target ? `play on the ${spot.value} end of ${byIndex.get(spot.target)?.tile ?? "tile"} `
+        + `(tile ${spot.target})` : "lead here",
     }, svg);
     if (onSpot) rect.addEventListener("click", (event) => { event.stopPropagation(); onSpot(spot); });
     if (onDrop) {
