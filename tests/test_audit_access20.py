@@ -32,6 +32,7 @@ from boneyard.moves import Kind
 from boneyard.render.geometry import hotspots
 from boneyard.render.text import LEGEND
 from boneyard.state import Game
+from boneyard.tiles import half_text
 from tests.helpers import ambiguous_choices, two_places
 from tests.test_audit_terminal import Terminal, _controlling_terminal, cli, first_position, session_for
 
@@ -349,13 +350,16 @@ def test_the_move_that_ends_the_hand_is_announced(server: Server, browser: Any) 
 
 @pytest.mark.browser
 def test_a_screen_reader_can_read_the_tiles_on_the_table(server: Server, browser: Any) -> None:
-    page, _, _, _ = gesture_table(server, browser)
+    page, game_id, _, _ = gesture_table(server, browser)
     try:
         down = page.locator("#table g.tile").evaluate_all("(ts) => ts.map((t) => t.dataset.tile)")
         assert len(down) >= 2
         tree = page.locator("#table").aria_snapshot()  # (the log names the tiles played, not where they lie)
         missing = [tile for tile in down if not either_way(tile).search(tree)]
         assert missing == [], tree
+        ends = server_game(server, game_id).layout.open_ends()  # and the numbers its open ends show
+        said_ends = ", ".join("wild" if half_text(face.value) == "W" else half_text(face.value) for face in ends)
+        assert page.get_attribute("#table", "aria-label").endswith(f"; open ends {said_ends}")
     finally:
         page.context.close()
 
@@ -524,3 +528,23 @@ def test_the_which_prompt_takes_a_letter_or_the_move_itself() -> None:
         mine = [event.move for event in copy.hand.events if event.seat == 0]
         assert mine and mine[-1] == chosen and mine[-1].kind == Kind.PLAY
         assert f"{tile} fits {len(moves)} ways: a) " in " ".join(console.export_text().split())
+
+
+def test_plain_prints_the_table_without_its_box_for_a_screen_reader() -> None:
+    game = first_position("all-fives", 2, lambda g: len(g.layout) >= 2 and g.turn == 0)
+    session, console = session_for(game, ["q"], None, width=60)
+    session.plain = True
+    session.run()
+    text = console.export_text()
+    assert not set("╭╮╰╯│─") & set(text)  # no border to read on every line
+    lines = text.splitlines()
+    assert game.rules.title in lines and any(line.startswith("Your hand: ") for line in lines)
+    boxed, boxed_console = session_for(game, ["q"], None, width=60)
+    boxed.run()
+    assert "╭" in boxed_console.export_text()  # (the box is the default)
+
+
+def test_plain_is_refused_with_web() -> None:
+    run = subprocess.run([sys.executable, "-m", "boneyard", "play", "all-fives", "--web", "--plain"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "--plain is for the terminal table" in run.stderr

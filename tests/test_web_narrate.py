@@ -32,6 +32,9 @@ def test_a5_example_1_log_gives_the_count_after_every_play_and_what_it_scored() 
     ]
     fields = table_fields(game, 0)
     assert fields["count"] == 10 and fields["last_tile"] == 4
+    # the open ends a screen reader is told: the lead's 6, the spinner's free short end (4, counting nothing),
+    # the 1 and the 3 of the tiles on the spinner
+    assert fields["ends"] == ["6", "4", "1", "3"]
     play(game, "4-0@2 6-6@1")
     assert table_fields(game, 1)["count"] == 16
     assert texts(game, 1)[-2:] == ["You played 4-0 on the 4: count 10, +10",
@@ -40,10 +43,10 @@ def test_a5_example_1_log_gives_the_count_after_every_play_and_what_it_scored() 
 
 def test_count_is_only_for_all_fives() -> None:
     game = start_filled("block", 2, ["6-4"], leader=0)
-    assert table_fields(game, 0)["count"] is None
+    assert table_fields(game, 0)["count"] is None and table_fields(game, 0)["ends"] == []
     play(game, "6-4")
     fields = table_fields(game, 0)
-    assert fields["count"] is None and fields["last_tile"] == 1
+    assert fields["count"] is None and fields["last_tile"] == 1 and fields["ends"] == ["6", "4"]
 
 
 def test_draws_are_grouped_and_never_name_the_tile_passes_and_the_end_of_the_hand() -> None:

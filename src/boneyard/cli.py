@@ -98,11 +98,16 @@ def play(
                                                   "omitted)")] = None,
     port: Annotated[int | None, typer.Option(min=1, max=65535, help="with --web: the port of the local server "
                                              "(default 8000, as boneyard serve; a free one if it is busy)")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="the table as plain lines, without its box (for a screen "
+                                                        "reader or a braille display)")] = False,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from boneyard.terminal import SaveError
 
     try:
+        if web and plain:
+            raise OptionError("--plain is for the terminal table (the web table is read by screen readers as it is): "
+                              "leave out --web or --plain")
         if web:
             _play_web(variant, players, seed, option, ai, name, resume, save, port)
             return
@@ -113,6 +118,7 @@ def play(
                                                     save, force, ai or "greedy", name or "You")
         if session is None:
             return
+        session.plain = plain
     except (BoneyardError, SaveError) as error:
         fail(str(error))
     try:

@@ -258,6 +258,8 @@ class TerminalSession:
         self.unsaved: str | None = None
         #: a set with directional tiles (PIP's R) can reverse the direction of play
         self.reversible = any(tile.letter is not None for tile in game.rules.tile_set())
+        #: the table without its box (``boneyard play --plain``): a screen reader reads no border on every line
+        self.plain = False
 
     def say(self, *objects: Any, **style: Any) -> None:
         """Print with Rich markup off: names, file names and what the player typed are shown as they are
@@ -268,7 +270,7 @@ class TerminalSession:
     def partners(self) -> tuple[int, ...]:
         return tuple(seat for seat in self.game.rules.score_seats(self.human) if seat != self.human)
 
-    def table(self) -> Panel:
+    def table(self) -> Panel | Group:
         game = self.game
         names = game.names
         partners = self.partners()
@@ -304,7 +306,7 @@ class TerminalSession:
         if game.pending:
             index, owed = game.pending[-1]
             info.append(f"double {index} owes {plural(owed, 'play')}")
-        lines = layout_lines(game.layout, self.console.width - 4)  # (inside the panel's borders and padding)
+        lines = layout_lines(game.layout, self.console.width - (0 if self.plain else 4))  # (inside the panel)
         if len(lines) < 4:  # a long layout keeps every line for the table itself
             lines.append(Text(""))
         groups = sides(game)
@@ -315,6 +317,9 @@ class TerminalSession:
         hand = Text("Your hand: ")
         for tile in game.hands[self.human]:
             hand.append(f"[{tile}] ", style="bold cyan")
+        if self.plain:  # the title, then the table: no border to read
+            return Group(Text(game.rules.title, style="bold"), *lines, scores, Text("  ·  ".join(info)), hand,
+                         Text(""))
         body = Group(*lines, scores, Text("  ·  ".join(info), style="dim"), hand)
         return Panel(body, title=game.rules.title, border_style="green")
 

@@ -264,19 +264,21 @@ def hand_end_text(game: Game, seat: int | None) -> str:
 def table_fields(game: Game, seat: int | None) -> dict[str, Any]:
     """The fields of the web ``state`` message that describe the table in words and marks:
     ``count`` (All Fives), ``last_tile`` (the index of the tile placed last), ``log`` and
-    ``owed`` (PIP doubles still owed plays, only while the hand is on)."""
+    ``owed`` (PIP doubles still owed plays, only while the hand is on) and ``ends`` (the open ends' numbers)."""
     marks = table_marks(game)
     return {"count": marks["count"], "last_tile": marks["last_tile"], "log": hand_log(game, seat),
-            "owed": marks["owed"]}
+            "owed": marks["owed"], "ends": marks["ends"]}
 
 
 def table_marks(game: Game) -> dict[str, Any]:
-    """The fields of :func:`table_fields` that every seat is told alike: ``count``, ``last_tile``, ``owed``."""
+    """The fields of :func:`table_fields` that every seat is told alike: ``count``, ``last_tile``, ``owed`` and
+    ``ends`` (the numbers the open ends show, in the layout's order, as a screen reader hears the table)."""
     layout = game.layout
     return {
         "count": open_count(game) if game.log else None,
         "last_tile": len(layout) if layout.tiles and game.log else None,
         "owed": [{"tile": index, "plays": plays} for index, plays in game.pending] if game.in_hand else [],
+        "ends": [half_text(face.value) for face in layout.open_ends()] if game.log else [],
     }
 
 

@@ -91,7 +91,7 @@ STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number
                      "can_draw", "can_pass", "gives", "turn", "direction", "stock", "out_of_play", "target",
                      "hands_in_game", "lowest_wins", "dice", "pending", "in_hand", "finished", "winner", "invite_only",
                      "hot_seat", "rematch", "table", "hotspots", "history", "last", "can_undo", "summary", "count",
-                     "last_tile", "log", "owed", "public_log")
+                     "last_tile", "log", "owed", "ends", "public_log")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
                               "last", "can_undo", "log", "public_log"})
 
@@ -515,7 +515,7 @@ class Room:
             "hot_seat": self.hot_seat,
             "rematch": self.rematch,
             "summary": None if in_hand else self.summary(),
-            **table_marks(game),  # count, last_tile, owed
+            **table_marks(game),  # count, last_tile, owed, ends
         }
         pieces: list[tuple[str, str]] = []
         text, comma = "{", ""

@@ -707,7 +707,7 @@ function renderTable(fresh = Infinity) {
   if (table.active >= spots.length) table.active = 0;
   drawTable($("#table"), {
     tiles: state.table.tiles, view: state.table.view, spots, fresh, active: spots.length > 1 ? table.active : 0,
-    last: state.last_tile, owed: state.owed.map((item) => item.tile),
+    last: state.last_tile, owed: state.owed.map((item) => item.tile), ends: state.ends,
     onSpot: playSpot, onDrop: (spot, event) => {
       const tile = event.dataTransfer.getData("text/plain");
       if (tile === spot.tile) playSpot(spot);

@@ -116,17 +116,18 @@ export function tileName(box, owes = false) {
 
 /**
  * Draw the table into `svg`.
- * tiles: geometry tiles; view: [x, y, w, h]; spots: hotspots to light up;
+ * tiles: geometry tiles; view: [x, y, w, h]; spots: hotspots to light up; ends: the open ends' numbers (said);
  * fresh: tiles with index >= fresh are new (animated); active: index into spots;
  * last: the index of the tile placed last (highlighted); owed: indices of doubles owed plays.
  */
 export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, active = -1, onSpot = null,
-  onDrop = null, last = null, owed = [] }) {
+  onDrop = null, last = null, owed = [], ends = null }) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute("viewBox", view.join(" "));
   // what a screen reader reads: the table (a group), each tile on it by name and number in play order, each lit end
   const byIndex = new Map(tiles.map((box) => [box.index, box]));
-  svg.setAttribute("aria-label", tiles.length ? `the table, ${tiles.length} tile${tiles.length === 1 ? "" : "s"}`
+  const open = ends && ends.length ? `; open ends ${ends.map((end) => (end === "W" ? "wild" : end)).join(", ")}` : "";
+  svg.setAttribute("aria-label", tiles.length ? `the table, ${tiles.length} tile${tiles.length === 1 ? "" : "s"}${open}`
     : "the table, empty");
   el("rect", { x: view[0], y: view[1], width: view[2], height: view[3], fill: COLORS.felt, "aria-hidden": "true" }, svg);
   for (const box of tiles) {
