@@ -545,7 +545,9 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                     receiving.cancel()
             return receiving.result() if not receiving.cancelled() else None
 
-        connection = Connection(send, send_text)
+        address = websocket.client.host if websocket.client is not None else "unknown"
+        # the next game at a table (Play again) is a new game: the address's limit holds for it as for the lobby's
+        connection = Connection(send, send_text, may_start_game=lambda: creations.take(address))
         messages = TokenBucket(limits.messages_per_second, limits.message_burst)
         hints = TokenBucket(limits.hints_per_second, limits.hint_burst)
         try:

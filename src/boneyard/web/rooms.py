@@ -272,11 +272,14 @@ class Connection:
     ``send`` sends a message given as an object; ``send_text`` (if given) sends one already
     encoded as JSON text, as ``state`` messages are (a test double without it gets the object)."""
 
-    __slots__ = ("held", "hinting", "seat", "send", "send_text")
+    __slots__ = ("held", "hinting", "may_start_game", "seat", "send", "send_text")
 
-    def __init__(self, send: Send, send_text: SendText | None = None) -> None:
+    def __init__(self, send: Send, send_text: SendText | None = None,
+                 may_start_game: Callable[[], bool] | None = None) -> None:
         self.send = send
         self.send_text = send_text
+        #: whether a new game asked from this connection (Play again) is within its address's limit
+        self.may_start_game: Callable[[], bool] = may_start_game or (lambda: True)
         self.seat: int | None = None
         self.held: set[int] = set()  #: every seat this connection has claimed or resumed
         self.hinting = False  #: a hint for this connection is being worked out
@@ -339,7 +342,7 @@ class Room:
         #: the game played next at this table ("Play again" at game over), once someone asked for it
         self.rematch: str | None = None
         #: how the server makes that game (:meth:`Rooms.play_again`); None outside a server's rooms
-        self.spawn: Callable[[Room], Room] | None = None
+        self.spawn: Callable[[Room], Awaitable[Room]] | None = None
 
     # ------------------------------------------------------------ life cycle
     @classmethod
@@ -848,7 +851,13 @@ class Room:
             return False
         if self.spawn is None:
             raise ProtocolError("no_rematch", "this table cannot start another game")
-        self.rematch = self.spawn(self).id
+        if not connection.may_start_game():
+            raise ProtocolError("rate_limited", "too many new games from your address; try again in a minute")
+        try:
+            self.rematch = (await self.spawn(self)).id
+        except Exception:
+            log.exception("game %s: the next game could not be made", self.id)
+            raise ProtocolError("not_stored", "the next game could not be stored; try again") from None
         self.revision += 1
         try:
             await self._store(self.checkpoint())
@@ -989,14 +998,16 @@ class Rooms:
         room.kick()
         return room
 
-    def play_again(self, room: Room) -> Room:
-        """The next game at ``room``'s table: its variant and options, its seats with their people (tokens kept),
-        its invitation and hot seat, a new seed."""
-        seats = [Seat(seat.name, seat.kind, seat.level, seat.token_hash) for seat in room.seats]
+    async def play_again(self, room: Room) -> Room:
+        """The next game at ``room``'s table: its variant and options, its seats with their people (the names the
+        table showed, the tokens kept), its invitation and hot seat, a new seed; stored off the event loop."""
+        seats = [Seat(name, seat.kind, seat.level, seat.token_hash)
+                 for name, seat in zip(room.game.names, room.seats, strict=True)]
         game_id = secrets.token_hex(6)
         options = non_defaults(room.game.rules.options)
-        new = Room.create(game_id, room.game.rules.name, seats, options, secrets.randbelow(MAX_SEED + 1), self.store,
-                          self.ai_delay, hot_seat=room.hot_seat, invite_hash=room.invite_hash)
+        new = await asyncio.to_thread(Room.create, game_id, room.game.rules.name, seats, options,
+                                      secrets.randbelow(MAX_SEED + 1), self.store, self.ai_delay,
+                                      hot_seat=room.hot_seat, invite_hash=room.invite_hash)
         new.thinker = self.thinker
         new.spawn = self.play_again
         self.rooms[game_id] = new

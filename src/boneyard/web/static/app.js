@@ -351,6 +351,8 @@ const table = {
   quietFocus: false,  // the page moves the focus itself: a tile focused so is not selected (nor announced)
   shownSummary: null,  // the hand's end whose panel is on screen (its key), so that it takes the focus once
   wantRematch: null,  // the game whose "Play again" this page asked for (it goes to the next game when made)
+  brought: false,  // the token resumed came from a seat link (#seat=): one that opens no seat gives way
+  keptToken: null,  // the token this browser held before a seat link replaced it
   heardRematch: null,  // the next game the page announced
 };
 
@@ -366,6 +368,9 @@ function invited(id) {
 function invitation(id) {
   return localStorage.getItem(inviteKey(id));
 }
+
+/** What a seat token looks like (the server's ``secrets.token_urlsafe``): anything else is no seat's token. */
+const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
 
 const NO_GAME = 4404;  // WebSocket close codes of the server (web/app.py)
 const TRY_AGAIN_LATER = 1013;
@@ -396,9 +401,16 @@ function openGame(id) {
   // a seat brought from another device ("Play on another device": /game/ID#seat=TOKEN): kept, and the token
   // taken out of the address bar at once (it is the seat)
   const brought = new URLSearchParams(location.hash.slice(1)).get("seat");
-  if (brought) {
+  if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
+  const held = localStorage.getItem(tokenKey(id));
+  if (held !== null && !TOKEN.test(held)) localStorage.removeItem(tokenKey(id));  // (no seat's: never sent)
+  if (brought && TOKEN.test(brought) && brought !== held) {
+    // tried first; the seat this browser held (if any) is kept, to go back to if the link opens no seat
+    table.keptToken = TOKEN.test(held || "") ? held : null;
+    table.brought = true;
     localStorage.setItem(tokenKey(id), brought);
-    history.replaceState(history.state, "", location.pathname + location.search);
+  } else if (brought && !TOKEN.test(brought)) {
+    $("#status").textContent = "That seat link is not one this table gave (copy it whole from the other device).";
   }
   if (table.id !== id) {
     Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null, taken: null,
@@ -424,6 +436,8 @@ function openGame(id) {
       }
       onState(message);
     } else if (message.type === "claimed") {
+      table.brought = false;
+      table.keptToken = null;
       localStorage.setItem(tokenKey(id), message.token);
       holdToken(id, message.seat, message.token);
       $("#status").textContent = `You are seated as ${table.state ? table.state.players[message.seat].name : "seat " + (message.seat + 1)}.`;
@@ -443,6 +457,23 @@ function openGame(id) {
     } else if (message.type === "error") {
       table.moved = null;  // the move was refused: the player may send another from the same position
       $("#hint").disabled = false;
+      if (message.code === "bad_token" && table.brought) {  // a seat link that opens no seat here
+        table.brought = false;
+        const kept = table.keptToken;
+        table.keptToken = null;
+        const why = "That seat link opens no seat at this table";
+        if (kept) {
+          localStorage.setItem(tokenKey(id), kept);
+          send({ type: "resume", token: kept });
+          $("#status").textContent = `${why}: you keep your own seat.`;
+          announce(`${why}: you keep your own seat.`);
+          return;
+        }
+        localStorage.removeItem(tokenKey(id));
+        $("#status").textContent = `${why}: you are watching.`;
+        announce(`${why}: you are watching.`);
+        return;
+      }
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey(id));
         localStorage.removeItem(seatsKey(id));
@@ -647,6 +678,8 @@ function sitAtSharedScreen(state) {
     for (const seat of seats) send({ type: "resume", token: held[String(seat)] });
     return;
   }
+  const token = localStorage.getItem(tokenKey(state.game));  // (a seat brought by its link from another device)
+  if (token) { send({ type: "resume", token }); return; }
   const free = state.players.map((player, seat) => seat)
     .filter((seat) => state.players[seat].kind === "human" && !state.players[seat].claimed)
     .sort((a, b) => first(a) - first(b) || a - b);
@@ -658,7 +691,7 @@ function sitAtSharedScreen(state) {
 function renderDevice() {
   const state = table.state;
   const token = localStorage.getItem(tokenKey(state.game));
-  const offered = state.you !== null && !state.hot_seat && !state.finished && token !== null;
+  const offered = state.you !== null && !sharedScreen(state) && !state.finished && token !== null;
   $("#other-device").hidden = !offered;
   if (!offered) $("#device").hidden = true;
 }
@@ -1075,7 +1108,8 @@ function followRematch(state) {
     go(`/game/${next}`);
   } else if (table.heardRematch !== next) {
     table.heardRematch = next;
-    announce("A new game at this table is ready: Go to the next game, in the game's end panel.");
+    const button = state.you === null ? "Watch the next game" : "Go to the next game";
+    announce(`A new game at this table is ready: ${button}, in the game's end panel.`);
   }
 }
 
