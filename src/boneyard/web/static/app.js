@@ -217,6 +217,7 @@ function chosenOptions() {
 
 async function createGame(event) {
   event.preventDefault();
+  $("#create-error").textContent = "";  // (an error put right does not stay)
   const seats = [...document.querySelectorAll("#seats .seat-row")].map((row) => ({
     name: $(".seat-name", row).value,
     kind: $(".seat-kind", row).value,
@@ -313,6 +314,7 @@ async function refreshGames() {
 }
 
 async function loadRecordFile(asReplay) {
+  $("#load-error").textContent = "";
   const file = $("#record-file").files[0];
   if (!file) {
     $("#load-error").textContent = "Choose a .boneyard.json file first.";
