@@ -176,7 +176,6 @@ def test_a_refused_game_is_said_in_words_as_an_alert(server: Server, browser: An
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 1: after Create the focus falls to <body>: nothing on the new table has it")
 def test_after_create_the_focus_is_on_the_new_table(server: Server, browser: Any) -> None:
     page = lobby(browser, server)
     try:
@@ -189,8 +188,6 @@ def test_after_create_the_focus_is_on_the_new_table(server: Server, browser: Any
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 1: a link of the games list opens the replay with the focus on <body> "
-                                       "and the page's title unchanged")
 def test_a_replay_opened_from_the_games_list_has_the_focus_and_a_title(server: Server, browser: Any) -> None:
     seat_table(server, finished_game("block", 2))
     page = lobby(browser, server)
@@ -207,8 +204,6 @@ def test_a_replay_opened_from_the_games_list_has_the_focus_and_a_title(server: S
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 2: a rule option's help and default are not its description: a screen "
-                                       "reader says 'target, edit text' and never the default")
 def test_each_rule_option_reads_its_help_and_default(server: Server, browser: Any) -> None:
     page = lobby(browser, server)
     try:
@@ -226,8 +221,6 @@ def test_each_rule_option_reads_its_help_and_default(server: Server, browser: An
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 3: a refused rule option is not shown or marked: the error names a field "
-                                       "hidden in the closed 'Rule options', with no aria-invalid")
 def test_a_refused_option_is_shown_and_marked_beside_its_error(server: Server, browser: Any) -> None:
     page = lobby(browser, server)
     try:
@@ -272,8 +265,6 @@ def test_an_error_put_right_does_not_stay_in_the_lobby(server: Server, browser: 
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 5: a player count out of range, typed and Entered, makes a game of "
-                                       "another count without a word")
 def test_a_player_count_out_of_range_is_refused_in_words(server: Server, browser: Any) -> None:
     page = lobby(browser, server)
     try:
@@ -292,8 +283,6 @@ def test_a_player_count_out_of_range_is_refused_in_words(server: Server, browser
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 6: in the games list every row's links read 'Table', 'Replay', "
-                                       "'Download', and the links' column has no header")
 def test_the_links_of_the_games_list_say_which_game(server: Server, browser: Any) -> None:
     seat_table(server, finished_game("block", 2))
     seat_table(server, finished_game("all-fives", 2))
@@ -411,7 +400,6 @@ def step_to(page: Any, moves: int) -> None:
         page.keyboard.press("ArrowRight")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 8: the replay shows whose turn it is by a coloured border alone")
 def test_the_replay_says_whose_turn_it_is_in_words(server: Server, browser: Any) -> None:
     page = replay_page(server, browser)
     try:
@@ -424,8 +412,6 @@ def test_the_replay_says_whose_turn_it_is_in_words(server: Server, browser: Any)
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 9: the replay's open hands are aria-hidden pictures: a screen reader "
-                                       "hears '7 tiles' and never which")
 def test_a_screen_reader_can_read_the_hands_in_the_replay(server: Server, browser: Any) -> None:
     page = replay_page(server, browser)
     try:
@@ -439,8 +425,6 @@ def test_a_screen_reader_can_read_the_hands_in_the_replay(server: Server, browse
         page.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 10: the replay's hand end (who won, the points) is not announced: "
-                                       "only the last move is")
 def test_the_replay_announces_the_hands_end(server: Server, browser: Any) -> None:
     page = replay_page(server, browser)
     try:
@@ -532,8 +516,6 @@ def test_a_reviewed_move_says_its_mark_and_the_better_move_in_words(reviewed: tu
     assert name.startswith("better: ") and role in ("group", "img", "image")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 11: Enter on Review disables the button under the focus: the focus "
-                                       "falls to <body> and stays there when the review is done")
 def test_after_review_by_keyboard_the_focus_is_still_on_the_review(reviewed: tuple[Server, Any]) -> None:
     _, page = reviewed
     tab_to(page, "#review-button")
@@ -543,8 +525,6 @@ def test_after_review_by_keyboard_the_focus_is_still_on_the_review(reviewed: tup
     assert focused(page, "#replay-view *"), f"the focus is on {active(page)}"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 12: the whole review panel is a live region redrawn at every step: each "
-                                       "arrow press re-reads the summary, the plot and the costliest moves")
 def test_a_step_through_a_reviewed_game_says_the_step_not_the_whole_review(reviewed: tuple[Server, Any]) -> None:
     _, page = reviewed
     go_to_decision(page)
@@ -554,8 +534,6 @@ def test_a_step_through_a_reviewed_game_says_the_step_not_the_whole_review(revie
     assert "accuracy" not in said and "expected points lost" not in said, said
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 13: the marks' labels are white on green, yellow, orange: contrast "
-                                       "3.5, 2.4, 3.4 to 1, under WCAG's 4.5")
 def test_the_marks_words_are_legible(reviewed: tuple[Server, Any]) -> None:
     _, page = reviewed
     ratios = page.evaluate("""() => {
@@ -579,8 +557,6 @@ def test_the_marks_words_are_legible(reviewed: tuple[Server, Any]) -> None:
     assert all(ratio >= 4.5 for ratio in ratios.values()), ratios
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 14: the plot is one image named 'expected result of the hand': its "
-                                       "decisions, values and marks cannot be read")
 def test_the_plot_is_described_in_text(reviewed: tuple[Server, Any]) -> None:
     _, page = reviewed
     dots = page.evaluate("() => [...document.querySelectorAll('#review-plot circle')].map((c) =>"
@@ -591,8 +567,6 @@ def test_the_plot_is_described_in_text(reviewed: tuple[Server, Any]) -> None:
     assert unread == [], f"{len(unread)} of {len(dots)} decisions cannot be read: {tree[:400]}"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 15: the plot's points show their mark by colour alone (same size, "
-                                       "shape and outline)")
 def test_the_plots_marks_are_not_told_by_colour_alone(reviewed: tuple[Server, Any]) -> None:
     _, page = reviewed
     go_to_decision(page, "best")  # the ringed current point is a best: the marks' points are compared as drawn
@@ -616,14 +590,12 @@ def test_the_review_fits_a_phone_and_200_percent_zoom(reviewed: tuple[Server, An
         other = open_page(page.context.browser, page.url, context)
         other.wait_for_selector("#review-plot circle", timeout=60_000)
         go_to_decision(other)
-        assert off_screen(other, "#replay-view", ignore=".ghost") == []  # (the ghost: BUG 16)
+        assert off_screen(other, "#replay-view") == []  # the better move's ghost tile too
         assert other.locator("#review-panel .mark").is_visible()
     finally:
         context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG 16: on a phone the better move's ghost tile is drawn outside the table's "
-                                       "view and cut off (the step's viewBox holds the placed tiles only)")
 def test_on_a_phone_the_better_move_is_drawn_inside_the_table(reviewed: tuple[Server, Any]) -> None:
     _, page = reviewed
     context = page.context.browser.new_context(viewport=PHONE)

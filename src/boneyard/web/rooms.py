@@ -668,9 +668,9 @@ class Room:
             raise ProtocolError("bad_seat", f"'seat' must be a seat number 0-{len(self.seats) - 1}")
         info = self.seats[seat]
         if info.kind != "human":
-            raise ProtocolError("bad_seat", f"{info.name}'s seat (seat {seat}) is played by the computer")
+            raise ProtocolError("bad_seat", f"{info.name}'s seat is played by the computer")
         if info.token_hash is not None:
-            raise ProtocolError("seat_taken", f"{info.name}'s seat (seat {seat}) is already taken")
+            raise ProtocolError("seat_taken", f"{info.name}'s seat is already taken")
         if self.invite_hash is not None:
             invite = message.get("invite")
             given = _hash(invite) if isinstance(invite, str) and 0 < len(invite) <= 100 else ""

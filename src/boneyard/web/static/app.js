@@ -53,6 +53,12 @@ function shown(text) {
   return text.replace(/W/g, "★");
 }
 
+/** A hand's tiles drawn small, which a screen reader reads as one list ("6-4, 5-5, 3-1"), not as pictures. */
+function handTiles(tiles, scale) {
+  return h("span", { class: "summary-hand", role: "img", "aria-label": tiles.map(shown).join(", ") },
+    tiles.map((t) => tileSvg(t, { scale })));
+}
+
 function signed(points) {
   return `${points > 0 ? "+" : ""}${points}`;
 }
@@ -73,12 +79,24 @@ function applySpeed() {
 let meta = null;
 /** The session key of a record loaded from a file and watched as a replay (``/replay/file``). */
 const REPLAY_FILE = "boneyard-replay-file";
+const TITLE = "Boneyard — the web table";
 let variants = [];
+let landing = false;  // the page opened a view itself (a link, Create, Back): the view's heading takes the focus
 
 // ------------------------------------------------------------------ routing
 function show(id) {
   for (const section of document.querySelectorAll("main > section.view")) section.hidden = section.id !== id;
   if (id !== "table-view") setModal(false);  // (the hand's end panel made the rest inert)
+}
+
+/** A view is ready: the tab's title names it, and where the page opened it itself (not a first load, where the
+ * browser starts at the top) its heading takes the focus, so a keyboard or screen-reader user starts there and
+ * hears where they are instead of being left on a link that is gone. */
+function land(heading, title) {
+  document.title = title;
+  if (!landing) return;
+  landing = false;
+  $(heading)?.focus({ preventScroll: true });
 }
 
 async function route() {
@@ -100,9 +118,11 @@ async function route() {
       }
     } catch (error) {
       $("#replay-event").textContent = error.message;
+      land("#replay-title", `Replay — ${TITLE}`);
     }
   } else {
     show("lobby");
+    land("#new-game-title", TITLE);
     refreshGames();
   }
 }
@@ -110,6 +130,7 @@ async function route() {
 function go(path) {
   history.pushState(null, "", path);
   window.scrollTo(0, 0);  // a new page opens at its top (the lobby may have been scrolled to its button)
+  landing = true;
   route();
 }
 
@@ -131,9 +152,10 @@ function optionInput(spec) {
       placeholder: spec.nullable ? "default" : "", size: 8 });
   }
   input.dataset.default = JSON.stringify(spec.default);
+  input.setAttribute("aria-describedby", `${id}-help`);  // a screen reader says the help and the default too
   return h("div", { class: "option" },
     h("label", { for: id, text: spec.name.replaceAll("_", " ") }), input,
-    h("small", { text: `${spec.help} (default: ${defaultText(spec.default)})` }));
+    h("small", { id: `${id}-help`, text: `${spec.help} (default: ${defaultText(spec.default)})` }));
 }
 
 function seatRow(index) {
@@ -175,25 +197,55 @@ function namePlaceholders() {
   }
 }
 
-function renderVariantForm(event) {
+/** The chosen variant, and the player counts it takes with the chosen set (double-nine: 2-8, double-twelve:
+ * 2-10), else its own. */
+function chosenVariant() {
   const variant = variants.find((v) => v.name === $("#variant").value);
+  const range = variant.players_by_set?.[$("#opt-set")?.value] ?? [variant.min_players, variant.max_players];
+  return { variant, low: range[0], high: range[1] };
+}
+
+/** The typed player count, if the variant takes it; else the field is marked and the refusal said (an alert). */
+function playerCount() {
+  const { variant, low, high } = chosenVariant();
+  const players = $("#players");
+  const typed = Number(players.value.trim() || NaN);
+  if (Number.isInteger(typed) && typed >= low && typed <= high) {
+    players.removeAttribute("aria-invalid");
+    return typed;
+  }
+  players.setAttribute("aria-invalid", "true");
+  const asked = players.value.trim() ? `, not ${players.value.trim()}` : "";
+  $("#create-error").textContent = `Players: ${variant.title}${variant.players_by_set ? " with this set" : ""}`
+    + ` takes ${low} to ${high} players${asked}.`;
+  return null;
+}
+
+function renderVariantForm(event) {
+  const { variant, low, high } = chosenVariant();
   const options = $("#options");
   if (options.dataset.variant !== variant.name) {
     options.replaceChildren(...variant.options.map(optionInput));
     options.dataset.variant = variant.name;
     $("#opt-set")?.addEventListener("change", renderVariantForm);  // a larger set seats more players
   }
-  // the player counts of the chosen set (double-nine: 2-8, double-twelve: 2-10), else the variant's own
-  const [low, high] = variant.players_by_set?.[$("#opt-set")?.value] ?? [variant.min_players, variant.max_players];
   const players = $("#players");
   players.min = low;
   players.max = high;
   const typed = Number(players.value);
-  const typing = event?.type === "input";
-  // while the count is typed, the rows follow a count in range and the field is left as typed
-  if (typing && !(Number.isInteger(typed) && typed >= low && typed <= high)) return;
-  const count = Math.min(Math.max(typed || 2, low), high);
-  if (!typing) players.value = count;
+  // a count typed follows only while in range; one out of range, once left (or Entered), is refused in words,
+  // never changed silently into another; a change of variant or set brings the count into the new range
+  if (event?.target === players) {
+    if (!(Number.isInteger(typed) && typed >= low && typed <= high)) {
+      if (event.type === "change") playerCount();
+      return;
+    }
+    if (players.hasAttribute("aria-invalid")) $("#create-error").textContent = "";  // (put right)
+  } else {
+    players.value = Math.min(Math.max(typed || 2, low), high);
+  }
+  players.removeAttribute("aria-invalid");
+  const count = Number(players.value);
   const seats = $("#seats");
   while (seats.children.length > count) seats.lastChild.remove();
   while (seats.children.length < count) seats.append(seatRow(seats.children.length));
@@ -218,6 +270,11 @@ function chosenOptions() {
 async function createGame(event) {
   event.preventDefault();
   $("#create-error").textContent = "";  // (an error put right does not stay)
+  for (const marked of document.querySelectorAll("#new-game [aria-invalid]")) marked.removeAttribute("aria-invalid");
+  if (playerCount() === null) {
+    $("#players").focus();
+    return;
+  }
   const seats = [...document.querySelectorAll("#seats .seat-row")].map((row) => ({
     name: $(".seat-name", row).value,
     kind: $(".seat-kind", row).value,
@@ -233,7 +290,19 @@ async function createGame(event) {
     go(`/game/${game.id}`);
   } catch (error) {
     $("#create-error").textContent = error.message;
+    refusedOption(error.message);
   }
+}
+
+/** A rule option the server refused ("option 'target': 'abc' is not a whole number") is shown, even where the
+ * options are folded away, marked invalid and given the focus, so the error beside it can be put right. */
+function refusedOption(message) {
+  const name = message.match(/^option '(\w+)'/)?.[1];
+  const input = name && document.getElementById(`opt-${name}`);
+  if (!input) return;
+  input.closest("details").open = true;
+  input.setAttribute("aria-invalid", "true");
+  input.focus();
 }
 
 // ------------------------------------------------------------------ your statistics
@@ -295,21 +364,27 @@ async function refreshGames() {
     $("#games").replaceChildren(h("p", { text: error.message }));
     return;
   }
-  const rows = games.map((game) => h("tr", {},
-    h("td", { text: game.variant }),
-    h("td", { text: game.players.map((p) => p.name).join(", ") }),
-    h("td", { text: game.status === "running" && game.invite_only ? "running, invited only" : game.status }),
-    h("td", { text: `${plural(game.hands, "hand")}, ${plural(game.moves, "move")}` }),
-    h("td", {},
-      game.status === "running" && game.invite_only && !invited(game.id)
-        ? h("a", { href: `/game/${game.id}?watch`, class: "button", text: "Watch",
-          title: "only the people its creator invited may sit down" })
-        : h("a", { href: `/game/${game.id}`, class: "button", text: game.status === "running" ? "Open" : "Table" }),
-      game.status === "finished" ? h("a", { href: `/replay/${game.id}`, class: "button", text: "Replay" }) : null,
-      game.status === "finished" ? h("a", { href: `/api/games/${game.id}/record`, class: "button",
-        download: "", text: "Download" }) : null)));
+  const rows = games.map((game) => {
+    const progress = `${plural(game.hands, "hand")}, ${plural(game.moves, "move")}`;
+    // each link says which game it opens: a screen reader's list of links reads more than "Replay, Replay"
+    const which = `${game.variant}, ${game.players.map((p) => p.name).join(", ")} (${progress})`;
+    const link = (text, href, more = {}) => h("a", { href, class: "button", text, "aria-label": `${text}: ${which}`,
+      ...more });
+    return h("tr", {},
+      h("td", { text: game.variant }),
+      h("td", { text: game.players.map((p) => p.name).join(", ") }),
+      h("td", { text: game.status === "running" && game.invite_only ? "running, invited only" : game.status }),
+      h("td", { text: progress }),
+      h("td", {},
+        game.status === "running" && game.invite_only && !invited(game.id)
+          ? link("Watch", `/game/${game.id}?watch`, { title: "only the people its creator invited may sit down" })
+          : link(game.status === "running" ? "Open" : "Table", `/game/${game.id}`),
+        game.status === "finished" ? link("Replay", `/replay/${game.id}`) : null,
+        game.status === "finished" ? link("Download", `/api/games/${game.id}/record`, { download: "" }) : null));
+  });
   $("#games").replaceChildren(rows.length ? h("table", {},
-    h("thead", {}, h("tr", {}, ["Variant", "Players", "Status", "Progress", ""].map((t) => h("th", { text: t })))),
+    h("thead", {}, h("tr", {}, ["Variant", "Players", "Status", "Progress", "Actions"]
+      .map((t) => h("th", { text: t })))),
     h("tbody", {}, rows)) : h("p", { text: "No games yet." }));
 }
 
@@ -331,6 +406,7 @@ async function loadRecordFile(asReplay) {
       }
       history.pushState(null, "", "/replay/file");
       window.scrollTo(0, 0);
+      landing = true;
       show("replay-view");
       startReplay(data);
     } else {
@@ -538,6 +614,7 @@ function onState(state) {
   document.body.dataset.version = String(state.version);
   renderTable(fresh);
   renderInfo();
+  land("#game-title", `${state.title} — ${TITLE}`);
   renderHand();
   renderSummary();
   renderInvite();
@@ -574,9 +651,15 @@ function restoreKeyboardPlace(place) {
     || $("#hand .hand-tile.playable") || $("#draw:not([hidden])") || $("#pass:not([hidden])")
     || $("#take-turn:not([hidden])") || $("#hand button.hand-tile") || $("#show-summary:not([hidden])");
   if (!target || target.closest("[hidden]")) { table.lostPlace = place; return; }  // (kept for the next state)
+  quietlyFocus(target);
+}
+
+/** Focus ``element`` as the page's own doing: a tile focused so is not selected, nor announced. */
+function quietlyFocus(element) {
+  if (!element) return;
   table.quietFocus = true;
   try {
-    target.focus({ preventScroll: true });
+    element.focus({ preventScroll: true });
   } finally {
     table.quietFocus = false;
   }
@@ -970,11 +1053,7 @@ function putBack(event) {
   renderTable();
   markSelection();
   renderInfo();  // the status line says again whose turn it is
-  if (focusLost()) {  // (the chooser had it)
-    table.quietFocus = true;
-    $(`#hand [data-tile="${tile}"]`)?.focus({ preventScroll: true });
-    table.quietFocus = false;
-  }
+  if (focusLost()) quietlyFocus($(`#hand [data-tile="${tile}"]`));  // (the chooser had it)
 }
 
 function playSpot(spot) {
@@ -1013,8 +1092,7 @@ function renderSummary() {
       : sideSays(state, summary.winner, "win")} the hand`;
   const rows = names.map((name, seat) => h("tr", { "data-seat": seat },
     h("th", { text: seat === viewer(state) ? "You" : name }),
-    h("td", {}, h("div", { class: "summary-hand" }, summary.hands[seat].length
-      ? summary.hands[seat].map((t) => tileSvg(t, { scale: 14 })) : "—"),
+    h("td", {}, summary.hands[seat].length ? handTiles(summary.hands[seat], 14) : h("div", { text: "—" }),
     h("small", { text: summary.hands[seat].length ? `${plural(summary.hands[seat].length, "tile")}, ${summary.hand_values[seat]}` : "" })),
     h("td", { text: [
       summary.play_points[seat] ? `in play ${signed(summary.play_points[seat])}` : "",
@@ -1132,6 +1210,7 @@ function startReplay(data) {
   select.replaceChildren(...data.hands.map((hand, i) => h("option", { value: i, text: `Hand ${hand.number}` })));
   $("#replay-title").textContent = `${data.title} — ${data.players.join(", ")}`;
   renderReplay();
+  land("#replay-title", `Replay: ${data.title} — ${TITLE}`);
 }
 
 function renderReplay() {
@@ -1146,10 +1225,12 @@ function renderReplay() {
   $("#replay-event").textContent = event
     ? event.text || `${event.name}: ${event.move}`
     : `Hand ${hand.number}: ${hand.setup || nameSays(replay.data.players[hand.leader], "lead")}`;
+  // whose turn it is in words as well as by the border; each open hand read as its list of tiles
   $("#replay-hands").replaceChildren(...replay.data.players.map((name, seat) => h("li", {
     class: step.turn === seat ? "turn" : "" },
-  h("span", { class: "name", text: `${name} — ${step.scores[seat]} · ${plural(step.hands[seat].length, "tile")}` }),
-  h("span", { class: "summary-hand" }, step.hands[seat].map((t) => tileSvg(t, { scale: 16 }))))));
+  h("span", { class: "name", text: `${name}${step.turn === seat ? " (to play)" : ""} — ${step.scores[seat]}`
+    + ` · ${plural(step.hands[seat].length, "tile")}` }),
+  step.hands[seat].length ? handTiles(step.hands[seat], 16) : null)));
   $("#replay-end").textContent = step.end
     ? `Hand over (${step.end.end}): ${step.end.winner !== null ? nameSays(replay.data.players[step.end.winner], "win")
       : "nobody wins"} the hand; at the hand's end ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}${
@@ -1230,7 +1311,7 @@ async function start() {
       go(link.getAttribute("href"));
     }
   });
-  window.addEventListener("popstate", route);
+  window.addEventListener("popstate", () => { landing = true; route(); });
   document.body.dataset.ready = "true";
   route();
 }

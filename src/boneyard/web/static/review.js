@@ -6,7 +6,15 @@
 import { el, tileGroup } from "/static/table.js";
 
 const MARKS = ["best", "inaccuracy", "mistake", "blunder"];
-const review = { data: null, result: null, seat: 0, busy: false, error: "", last: null };
+// a mark's point on the plot: it grows with the loss and the worse marks are ringed, so it is told by more than
+// its colour (the current decision's point is ringed in the text's colour, larger still)
+const DOT = {
+  best: { r: 2.5 },
+  inaccuracy: { r: 3.5, stroke: "#10291d", "stroke-width": 0.8 },
+  mistake: { r: 4.2, stroke: "#f4f1e8", "stroke-width": 1 },
+  blunder: { r: 5, stroke: "#f4f1e8", "stroke-width": 1, "stroke-dasharray": "2 1" },
+};
+const review = { data: null, result: null, seat: 0, busy: false, error: "", last: null, drawn: null };
 
 function node(tag, attrs = {}, ...children) {
   const element = document.createElement(tag);
@@ -40,13 +48,17 @@ function addStyle() {
     .tile.ghost .halo { stroke: var(--review-best); stroke-dasharray: .2 .1; }
     :root { --review-best: #2e9d57; --review-inaccuracy: #d4a017; --review-mistake: #e06a1b; --review-blunder: #d0312d; }
     #review-panel { margin: .5rem 0; }
-    #review-panel .mark { font-weight: 600; padding: 0 .3em; border-radius: .3em; color: #fff; }
+    /* a mark's word on its colour, legible (WCAG AA, 4.5:1 and more): dark on the three lighter, white on a
+       darker red */
+    #review-panel .mark { font-weight: 600; padding: 0 .3em; border-radius: .3em; color: #111; }
     #review-panel .mark-best { background: var(--review-best); }
     #review-panel .mark-inaccuracy { background: var(--review-inaccuracy); }
     #review-panel .mark-mistake { background: var(--review-mistake); }
-    #review-panel .mark-blunder { background: var(--review-blunder); }
+    #review-panel .mark-blunder { background: #b3261e; color: #fff; }
     #review-panel .hindsight { opacity: .8; font-style: italic; }
     #review-plot { width: 100%; max-width: 40rem; height: 9rem; display: block; }
+    #review-legend { display: flex; flex-wrap: wrap; gap: .2rem .8rem; font-size: .85rem; margin: 0; }
+    #review-legend svg { vertical-align: middle; }
   ` }));
 }
 
@@ -124,9 +136,26 @@ function decorate(detail) {
   }
   if (decision.ghost) {
     const ghost = tileGroup(decision.ghost, "tile ghost");
+    ghost.setAttribute("role", "img");
     ghost.setAttribute("aria-label", `better: ${decision.best}`);
     svg.appendChild(ghost);
+    showWhole(svg, decision.ghost);
   }
+}
+
+/** Widen the table's view (and its felt) to hold the better move's ghost tile: the step's view holds the tiles
+ * placed so far only, and a narrow screen shows no more than the view. */
+function showWhole(svg, box) {
+  const [x, y, width, height] = svg.getAttribute("viewBox").split(/\s+/).map(Number);
+  const [w, h] = box.rotation % 180 === 0 ? [1.2, 0.7] : [0.7, 1.2];  // half the tile and its halo, a margin
+  const left = Math.min(x, box.x - w);
+  const top = Math.min(y, box.y - h);
+  const right = Math.max(x + width, box.x + w);
+  const bottom = Math.max(y + height, box.y + h);
+  const view = [left, top, right - left, bottom - top];
+  svg.setAttribute("viewBox", view.join(" "));
+  const felt = svg.querySelector(":scope > rect");
+  if (felt) ["x", "y", "width", "height"].forEach((key, i) => felt.setAttribute(key, String(view[i])));
 }
 
 function describe(decision) {
@@ -150,8 +179,9 @@ function plot(result, current) {
   const width = 400;
   const height = 120;
   const pad = 12;
-  const svg = el("svg", { id: "review-plot", viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": "expected result of the hand, decision by decision" });
+  // a group of named points: a screen reader reads each decision, its move, its value and its mark
+  const svg = el("svg", { id: "review-plot", viewBox: `0 0 ${width} ${height}`, role: "group",
+    "aria-label": `the expected net points of the hand, decision by decision (${decisions.length})` });
   if (!decisions.length) return svg;
   const values = decisions.map((d) => d.value);
   const low = Math.min(0, ...values);
@@ -174,39 +204,96 @@ function plot(result, current) {
   el("polyline", { points: decisions.map((d, i) => `${x(i)},${y(d.value)}`).join(" "), fill: "none",
     stroke: "currentColor", "stroke-width": 1.5 }, svg);
   decisions.forEach((d, i) => {
-    const dot = el("circle", { cx: x(i), cy: y(d.value), r: d === current ? 5 : 3,
-      fill: `var(--review-${d.mark})`, stroke: d === current ? "currentColor" : "none", "data-hand": d.hand,
+    const dot = el("circle", { cx: x(i), cy: y(d.value), fill: `var(--review-${d.mark})`, "data-hand": d.hand,
       "data-move": d.move_number, "data-mark": d.mark, "data-played": d.played,
       "data-ghost": d.ghost ? d.ghost.tile : "" }, svg);
-    el("title", {}, dot).textContent = `hand ${d.hand}, move ${d.move_number}: ${d.played} ${signed(d.value)} (${d.mark})`;
+    const name = `${decisionName(d)}: ${d.played} ${signed(d.value)} (${d.mark})`;
+    dot.setAttribute("role", "img");
+    dot.setAttribute("aria-label", name);
+    el("title", {}, dot).textContent = name;
   });
+  ring(svg, current);
   return svg;
 }
 
+/** Each point drawn as its mark's, the current decision's ringed in the text's colour (attributes only: nothing
+ * of the plot is drawn again, or said again, as the replay steps). */
+function ring(svg, current) {
+  for (const dot of svg.querySelectorAll("circle[data-mark]")) {
+    const here = current && Number(dot.dataset.hand) === current.hand && Number(dot.dataset.move) === current.move_number;
+    const look = DOT[dot.dataset.mark];
+    for (const key of ["stroke", "stroke-width", "stroke-dasharray"]) dot.removeAttribute(key);
+    const attrs = here ? { r: look.r + 2, stroke: "currentColor", "stroke-width": 1.5 } : look;
+    for (const [key, value] of Object.entries(attrs)) dot.setAttribute(key, String(value));
+  }
+}
+
+function decisionName(decision) {
+  return `hand ${decision.hand}, move ${decision.move_number}`;
+}
+
+/** What each point of the plot looks like, in words. */
+function legend() {
+  return node("p", { id: "review-legend", "aria-hidden": "true" }, MARKS.map((mark) => {
+    const r = DOT[mark].r;
+    const picture = el("svg", { width: 2 * r + 4, height: 2 * r + 4, viewBox: `${-r - 2} ${-r - 2} ${2 * r + 4} ${2 * r + 4}` });
+    el("circle", { cx: 0, cy: 0, ...DOT[mark], fill: `var(--review-${mark})` }, picture);
+    return node("span", {}, picture, ` ${mark}`);
+  }));
+}
+
+
+/**
+ * The review's panel. What a screen reader hears of it: the line on top (the progress, the error, then the
+ * summary: the panel is a polite live region) and, at each step, the judgement of the move stepped to; the plot,
+ * its named points and the costliest moves are there to be read (aria-live off), and only what changed is redrawn.
+ */
 function panel(detail) {
   let box = document.getElementById("review-panel");
   if (!box) {
     const anchor = document.getElementById("replay-end");
     if (!anchor) return;
-    box = node("div", { id: "review-panel", "aria-live": "polite" });
+    box = node("div", { id: "review-panel", "aria-live": "polite" },
+      node("p", { id: "review-status" }), node("div", { id: "review-figure", "aria-live": "off" }),
+      node("div", { id: "review-move", "aria-live": "polite" }), node("ol", { id: "review-costliest", "aria-live": "off" }));
     anchor.after(box);
   }
-  if (review.busy) { box.replaceChildren(node("p", { text: "Reviewing… (the server searches every decision)" })); return; }
-  if (review.error) { box.replaceChildren(node("p", { class: "error", text: review.error })); return; }
-  const result = review.result;
-  if (!result) { box.replaceChildren(); return; }
+  const parts = ["status", "figure", "move", "costliest"].map((name) => document.getElementById(`review-${name}`));
+  const [status, figure, move, costliest] = parts;
+  const say = (text, error = false) => {
+    if (status.textContent !== text) status.textContent = text;
+    status.className = error ? "error" : "";
+  };
+  const result = review.busy || review.error ? null : review.result;
+  if (!result) {
+    say(review.busy ? "Reviewing… (the server searches every decision)" : review.error, Boolean(review.error));
+    for (const part of [figure, move, costliest]) part.replaceChildren();
+    review.drawn = null;
+    return;
+  }
   const hand = detail.data.hands[detail.hand];
   const decision = hand ? decisionAt(hand.number, detail.step) : null;
   const summary = result.summaries[0];
   const forced = `${summary.forced} forced move${summary.forced === 1 ? "" : "s"} skipped`;
-  const head = node("p", { text: summary.decisions
+  say(summary.decisions
     ? `${summary.name}: accuracy ${Math.round(summary.accuracy * 100)}%, `
       + `${summary.points_lost.toFixed(1)} expected points lost; ${MARKS.map((m) => marked(summary.marks[m], m)).join(", ")}`
       + ` (${forced})`
-    : `${summary.name}: no decision with a choice to judge, so no accuracy (${forced})` });
-  const costly = node("ol", {}, summary.costliest.map((d) => node("li",
-    { text: `hand ${d.hand}, move ${d.move_number} (${d.mark}): ${d.comment}` })));
-  box.replaceChildren(head, plot(result, decision), ...(decision ? describe(decision) : []), costly);
+    : `${summary.name}: no decision with a choice to judge, so no accuracy (${forced})`);
+  const drawn = review.drawn === result;  // the parts that change with the result only are drawn once
+  review.drawn = result;
+  if (!drawn || !figure.firstChild) {
+    figure.replaceChildren(plot(result, decision), legend());
+    costliest.replaceChildren(...summary.costliest.map((d) => node("li",
+      { text: `${decisionName(d)} (${d.mark}): ${d.comment}` })));
+  } else {
+    ring(figure.firstChild, decision);  // the ring moves to the current decision
+  }
+  const shownFor = decision ? `${decision.hand}:${decision.move_number}` : "";
+  if (!drawn || move.dataset.decision !== shownFor) {
+    move.replaceChildren(...(decision ? describe(decision) : []));
+    move.dataset.decision = shownFor;
+  }
 }
 
 function redraw() {
@@ -220,8 +307,9 @@ function render(detail) {
   }
   review.last = detail;
   tools(detail.data);
+  // busy, the button says so but keeps the focus a keyboard user left on it (a disabled button would drop it)
   const button = document.getElementById("review-button");
-  if (button) button.disabled = review.busy;
+  if (button) button.setAttribute("aria-disabled", String(review.busy));
   decorate(detail);
   panel(detail);
 }
