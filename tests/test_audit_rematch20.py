@@ -34,6 +34,7 @@ import json
 import random
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx2 as httpx
@@ -459,3 +460,39 @@ def test_a_spectator_is_told_the_name_of_the_button_it_has(server: Server, brows
     finally:
         player.context.close()
         watcher.context.close()
+
+
+@pytest.mark.browser
+def test_a_friend_away_finds_the_next_game_open_in_the_lobby_and_sits_in_it(db: str, browser: Any) -> None:
+    """Bob went home before Ann played again at their invited-only table: back in the lobby, his browser (which
+    holds his seat at the old game) is offered the next game to *Open*, not to *Watch*, and opening it seats him."""
+    with LiveServer(db) as server:
+        async def play_and_play_again() -> tuple[str, str, str, str]:
+            created = create(server.url, {**SHORT_BLOCK, "seats": people("Ann", "Bob"), "invite": True})
+            game_id = str(created["id"])
+            ann, bob = await sit(server, game_id), await sit(server, game_id)
+            for seat, number in ((ann, 0), (bob, 1)):
+                await seat.send({"type": "claim", "seat": number, "invite": created["invite"]})
+                await seat.until(lambda m: m["type"] == "claimed")
+                await seat.state(lambda m, number=number: m["you"] == number)
+            await finish([ann, bob])
+            await bob.socket.close()  # Bob has gone home
+            next_id = (await answer(ann, {"type": "rematch"}))["rematch"]
+            await ann.socket.close()
+            return game_id, str(next_id), token_of(bob), str(created["invite"])
+
+        with ThreadPoolExecutor(1) as other_thread:  # (the browser's driver holds this thread's event loop)
+            game_id, next_id, token, invite = other_thread.submit(asyncio.run, play_and_play_again()).result()
+        page = open_page(browser, server.url + "/")
+        try:
+            page.evaluate("([game, token, invite]) => { localStorage.setItem(`boneyard-token-${game}`, token);"
+                          " localStorage.setItem(`boneyard-invite-${game}`, invite); }", [game_id, token, invite])
+            page.reload()
+            page.wait_for_selector(f'#games a[href^="/game/{next_id}"]')
+            link = page.locator(f'#games a[href^="/game/{next_id}"]')
+            assert link.inner_text() == "Open" and link.get_attribute("href") == f"/game/{next_id}"
+            link.click()
+            page.wait_for_selector('#table-players .player.you[data-seat="1"]')
+            assert "Bob (you)" in page.locator("#table-players .player.you").inner_text()
+        finally:
+            page.context.close()

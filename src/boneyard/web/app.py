@@ -306,6 +306,9 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                                        for name, seat in zip(players, stored.seats, strict=False)],
                            "invite_only": isinstance(meta := stored.record.get("meta"), dict)
                                           and isinstance(meta.get("invite_hash"), str),
+                           # the next game at the same table (Play again), whose seats the same tokens open
+                           "rematch": meta.get("rematch") if isinstance(meta, dict)
+                                      and isinstance(meta.get("rematch"), str) else None,
                            "hands": len(stored.record.get("hands", []))})
         return listed
 

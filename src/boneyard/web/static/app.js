@@ -364,6 +364,9 @@ async function refreshGames() {
     $("#games").replaceChildren(h("p", { text: error.message }));
     return;
   }
+  // a table's next game (Play again) made while this browser was away is its own too: oldest first, so a seat
+  // carries down a chain of games
+  for (const game of [...games].reverse()) if (game.rematch) carrySeat(game.id, game.rematch);
   const rows = games.map((game) => {
     const progress = `${plural(game.hands, "hand")}, ${plural(game.moves, "move")}`;
     // each link says which game it opens: a screen reader's list of links reads more than "Replay, Replay"
@@ -1176,13 +1179,19 @@ function playAgain(state) {
 
 /** The next game at this table (``state.rematch``): this browser's seats and invitation go with it (the server
  * gave the new table the same seat tokens and invitation), and the page that asked for it goes there. */
+/** The seat this browser holds at a table (its token, its people's seats at a shared screen, the invitation)
+ * carried to the table's next game, which the same tokens open (Play again keeps the seats). */
+function carrySeat(game, next) {
+  for (const key of [tokenKey, seatsKey, inviteKey]) {
+    const held = localStorage.getItem(key(game));
+    if (held !== null && localStorage.getItem(key(next)) === null) localStorage.setItem(key(next), held);
+  }
+}
+
 function followRematch(state) {
   const next = state.rematch;
   if (!next) return;
-  for (const key of [tokenKey, seatsKey, inviteKey]) {
-    const held = localStorage.getItem(key(state.game));
-    if (held !== null && localStorage.getItem(key(next)) === null) localStorage.setItem(key(next), held);
-  }
+  carrySeat(state.game, next);
   if (table.wantRematch === state.game) {
     table.wantRematch = null;
     go(`/game/${next}`);
