@@ -18,7 +18,7 @@ import boneyard
 from boneyard import record
 from boneyard.rules.base import VARIANTS
 from boneyard.state import Game
-from tests.test_browser import Server, browser, open_page, server, wait_my_turn_or_hand_over
+from tests.test_browser import Server, browser, open_page, server, version, wait_my_turn_or_hand_over, wait_past
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser", "server"]  # the fixtures, shared with tests.test_browser
@@ -118,6 +118,46 @@ def test_hand_scores_and_turn_fit_every_screen(server: Server, browser: Any, var
         assert found["statusText"].startswith("Your turn"), where
         assert found["felt"][0]["height"] >= 120, f"{where}: the table is squeezed to {found['felt'][0]['height']} px"
     page.context.close()
+
+
+def test_on_a_phone_a_crowded_tables_lit_ends_are_big_enough_to_touch(server: Server, browser: Any) -> None:
+    """A long Draw line on a 390-pixel phone draws its ends about 12 × 24 px: each reaches 24 px at least each way
+    (unseen, around the lit end), and a tap beside the drawn end plays there."""
+    data = find_position("draw", 2, lambda g: g.in_hand and g.turn == 0 and len(g.layout) >= 20
+                         and any(move.is_placement for move in g.legal_moves()))
+    game_id = seat_table(server, data)
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    page = open_page(browser, f"{server.url}/game/{game_id}", phone)
+    try:
+        page.wait_for_selector("#hand .hand-tile.playable")
+        page.click("#hand .hand-tile.playable")
+        page.wait_for_selector("#table .hotspot")
+        spots = page.evaluate("""() => [...document.querySelectorAll('#table .hotspot')].map((spot) => {
+          const box = spot.getBoundingClientRect();
+          const reach = [...document.querySelectorAll('#table .hotspot-reach')]
+            .find((r) => r.dataset.moves === spot.dataset.moves);
+          const far = reach ? reach.getBoundingClientRect() : box;
+          // 4 px past the drawn end's side, where its reach is wider than that
+          const past = (drawn, reached) => (drawn + 8 <= reached ? drawn / 2 + 4 : 0);
+          return { moves: spot.dataset.moves, drawn: [box.width, box.height], reach: [far.width, far.height],
+                   beside: [box.left + box.width / 2 + past(box.width, far.width),
+                            box.top + box.height / 2 + past(box.height, far.height)] };
+        })""")
+        assert min(min(spot["drawn"]) for spot in spots) < 24, "the table was not crowded: nothing to check"
+        assert all(min(spot["reach"]) >= 23.5 for spot in spots), spots
+        before = version(page)
+        game = server.app.state.rooms.get(game_id).game
+        made = len(game.log[-1].events)
+        small = next(spot for spot in spots if min(spot["drawn"]) < 24)
+        hit = page.evaluate("([x, y]) => { const n = document.elementFromPoint(x, y); return n && n.dataset.moves; }",
+                            small["beside"])
+        assert hit == small["moves"], f"a tap 4 px beside the drawn end lands on {hit!r}"
+        page.mouse.click(*small["beside"])
+        wait_past(page, before)
+        mine = game.log[-1].events[made]
+        assert mine.seat == 0 and str(mine.move) in small["moves"].split()
+    finally:
+        page.context.close()
 
 
 def test_phone_lobby_does_not_overflow(server: Server, browser: Any) -> None:

@@ -140,9 +140,22 @@ export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, acti
     group.setAttribute("aria-label", tileName(box, owed.includes(box.index)));
     svg.appendChild(group);
   }
+  // a lit end smaller than a finger (a crowded table on a phone) gets a larger, unseen reach around it, drawn
+  // under every lit end so a neighbour's is never covered: 24 CSS pixels at least each way (WCAG's target size)
+  const shown = svg.getBoundingClientRect();
+  const scale = Math.min(shown.width / view[2], shown.height / view[3]);
+  const least = scale > 0 ? REACH_PX / scale : 0;
+  const boxes = spots.map((spot) => (spot.rotation % 180 === 0 ? [2, 1] : [1, 2]));
   spots.forEach((spot, i) => {
-    const horizontal = spot.rotation % 180 === 0;
-    const [w, h] = horizontal ? [2, 1] : [1, 2];
+    const [w, h] = boxes[i];
+    if (w >= least && h >= least) return;
+    const [rw, rh] = [Math.max(w, least), Math.max(h, least)];
+    const reach = el("rect", { class: "hotspot-reach", x: spot.x - rw / 2, y: spot.y - rh / 2, width: rw, height: rh,
+      "data-moves": spot.moves.join(" "), "aria-hidden": "true" }, svg);
+    listen(reach, null, spot, onSpot, onDrop);
+  });
+  spots.forEach((spot, i) => {
+    const [w, h] = boxes[i];
     const rect = el("rect", {
       class: i === active ? "hotspot active" : "hotspot", x: spot.x - w / 2, y: spot.y - h / 2, width: w,
       height: h, rx: 0.15, "data-moves": spot.moves.join(" "), "data-target": spot.target,
@@ -150,11 +163,21 @@ export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, acti
       "aria-label": spot.target ? `play on the ${spot.value} end of ${byIndex.get(spot.target)?.tile ?? "tile"} `
         + `(tile ${spot.target})` : "lead here",
     }, svg);
-    if (onSpot) rect.addEventListener("click", (event) => { event.stopPropagation(); onSpot(spot); });
-    if (onDrop) {
-      rect.addEventListener("dragover", (event) => { event.preventDefault(); rect.classList.add("over"); });
-      rect.addEventListener("dragleave", () => rect.classList.remove("over"));
-      rect.addEventListener("drop", (event) => { event.preventDefault(); onDrop(spot, event); });
-    }
+    listen(rect, rect, spot, onSpot, onDrop);
   });
+}
+
+/** The smallest a lit end reaches on the screen, each way, in CSS pixels. */
+const REACH_PX = 24;
+
+/** A click on ``target`` plays ``spot``; a tile dragged over it lights ``lit`` (the lit end it belongs to). */
+function listen(target, lit, spot, onSpot, onDrop) {
+  const glow = () => lit || target.ownerSVGElement?.querySelector(`.hotspot[data-moves="${target.dataset.moves}"]`)
+    || target;
+  if (onSpot) target.addEventListener("click", (event) => { event.stopPropagation(); onSpot(spot); });
+  if (onDrop) {
+    target.addEventListener("dragover", (event) => { event.preventDefault(); glow().classList.add("over"); });
+    target.addEventListener("dragleave", () => glow().classList.remove("over"));
+    target.addEventListener("drop", (event) => { event.preventDefault(); onDrop(spot, event); });
+  }
 }
