@@ -180,6 +180,41 @@ def test_phone_lobby_does_not_overflow(server: Server, browser: Any) -> None:
     context.close()
 
 
+#: The shown choices of a page's select boxes whose text is wider than the box (measured in the box's own font,
+#: less its padding and the arrow's 16 px).
+CUT_SELECTS = """() => {
+  const pen = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const box of document.querySelectorAll('select')) {
+    if (!box.offsetParent) continue;
+    const style = getComputedStyle(box);
+    pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = box.options[box.selectedIndex]?.text || '';
+    const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+    if (pen.measureText(text).width > room) cut.push(`${box.id || box.className}: ${text}`);
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("variant", ["block", "pip"])
+def test_on_a_phone_no_choice_of_the_lobby_is_cut(server: Server, browser: Any, variant: str) -> None:
+    """The variant, the seats' choices and every rule option's value show whole at 390 px (PIP's long name and
+    Block's *call_highest_double* were cut): the list names a variant short, the rest of its name said below."""
+    page = open_page(browser, server.url + "/", browser.new_context(viewport={"width": 390, "height": 844}))
+    try:
+        page.select_option("#variant", variant)
+        page.click("#new-game summary")
+        page.select_option("#seats .seat-row:nth-child(2) .seat-kind", "computer")
+        assert page.evaluate(CUT_SELECTS) == []
+        said = page.inner_text("#variant-help") if page.locator("#variant-help").is_visible() else ""
+        title = next(v["title"] for v in server.get("/api/variants") if v["name"] == variant)
+        assert title == (f"{page.inner_text('#variant option:checked')} ({said.split(': ', 1)[1]})" if said
+                         else page.inner_text("#variant option:checked"))
+    finally:
+        page.context.close()
+
+
 def finished_hand(players: int) -> dict[str, Any]:
     """A 7-player PIP record whose first hand is over (hands full of tiles to show)."""
     names = ["You"] + [f"Computer {i}" for i in range(1, players)]

@@ -223,6 +223,9 @@ function playerCount() {
 
 function renderVariantForm(event) {
   const { variant, low, high } = chosenVariant();
+  const more = variant.title.match(/\((.+)\)$/)?.[1];
+  $("#variant-help").hidden = !more;
+  $("#variant-help").textContent = more ? `${variant.title.split(" (")[0]}: ${more}` : "";
   const options = $("#options");
   if (options.dataset.variant !== variant.name) {
     options.replaceChildren(...variant.options.map(optionInput));
@@ -1273,7 +1276,8 @@ async function start() {
   meta = await api("/api/meta");
   setPips(meta);
   variants = await api("/api/variants");
-  $("#variant").replaceChildren(...variants.map((v) => h("option", { value: v.name, text: v.title })));
+  // the short name in the list (a phone's select is narrow), what the name leaves out said below it
+  $("#variant").replaceChildren(...variants.map((v) => h("option", { value: v.name, text: v.title.split(" (")[0] })));
   $("#variant").addEventListener("change", renderVariantForm);
   $("#players").addEventListener("change", renderVariantForm);
   $("#players").addEventListener("input", renderVariantForm);
