@@ -62,11 +62,29 @@ from boneyard.web.narrate import json_text
 from boneyard.web.outbox import FELL_BEHIND, Outbox
 from boneyard.web.replayer import replay_steps
 from boneyard.web.rooms import Connection, ConnectionClosed, ProtocolError, Room, Rooms, Seat, _hash
-from boneyard.web.store import SWITCH_INTERVAL, Store, StoredGame
+from boneyard.web.store import SWITCH_INTERVAL, Store, StoredGame, StoreLock
 
 STATIC = Path(__file__).parent / "static"
 TRY_AGAIN_LATER: Final = 1013  #: WebSocket close code for a connection over the limits
 NO_GAME: Final = 4404
+#: a stored game that no longer replays (written under other rules, or damaged): said once, never retried
+DAMAGED_GAME: Final = 4422
+
+
+def record_seats(players: list[Any], meta: Any) -> list[Seat]:
+    """A record's seats where the loader gives none: its person where ``meta.human_seat`` says (the terminal and the
+    web download write it; seat 0 otherwise), the others computers at the levels ``meta.ai`` gives by seat, where the
+    table has such a level by name (greedy otherwise: a level with settings, "expert:time=2", is the terminal's)."""
+    named = record.human_seat({"meta": meta}, len(players))
+    human = 0 if named is None else named
+    stored = meta.get("ai") if isinstance(meta, dict) else None
+    chosen = stored if isinstance(stored, dict) else {}
+
+    def level(seat: int) -> str:
+        spec = chosen.get(str(seat))
+        return spec if isinstance(spec, str) and spec in levels() else "greedy"
+
+    return [Seat(str(name), "human" if seat == human else "computer", level(seat)) for seat, name in enumerate(players)]
 
 
 def variant_rows() -> list[dict[str, Any]]:
@@ -240,6 +258,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
 
     limits = limits or Limits()
     store = Store(db_url or default_url())
+    lock = StoreLock(store)
     rooms = Rooms(store, ai_delay)
     admission = Admission(limits)
     reviewer = Reviewer()
@@ -248,11 +267,15 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if sys.getswitchinterval() > SWITCH_INTERVAL:  # the store's writer takes the GIL back sooner
             sys.setswitchinterval(SWITCH_INTERVAL)
-        await rooms.start()  # every running game is loaded: computers on turn move again
-        yield
-        await rooms.close()
-        await asyncio.to_thread(reviewer.close)
-        store.dispose()
+        lock.acquire()  # one server per store: a second one is refused here, before it takes up the games
+        try:
+            await rooms.start()  # every running game is loaded: computers on turn move again
+            yield
+            await rooms.close()
+            await asyncio.to_thread(reviewer.close)
+            store.dispose()
+        finally:
+            lock.release()
 
     app = FastAPI(title="Boneyard web table", lifespan=lifespan)
     app.add_middleware(Guard, limits=limits)
@@ -411,9 +434,7 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         if "seats" in body:
             seats = _seats(body, limits.max_name)
         else:
-            count = len(players) if isinstance(players, list) else 0
-            seats = [Seat(str(name), "human" if index == 0 else "computer") for index, name in
-                     enumerate(players or [])] if count else []
+            seats = record_seats(players if isinstance(players, list) else [], data.get("meta"))
         several = sum(seat.kind == "human" for seat in seats) > 1
         game = await asyncio.to_thread(record.replay, data)  # a long record: other tables go on meanwhile
         if several and not limits.chosen_deals and not game.finished:
@@ -504,7 +525,13 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
             await websocket.close(code=TRY_AGAIN_LATER, reason=refusal)
             return
         try:
-            room = await rooms.open(game_id)  # a game not in memory is loaded off the event loop
+            try:
+                room = await rooms.open(game_id)  # a game not in memory is loaded off the event loop
+            except BoneyardError as error:  # its stored moves do not replay: said, and the page stops trying
+                message = f"game {game_id!r} cannot be opened: its stored record does not replay ({error})"
+                await websocket.send_json({"type": "error", "code": "damaged_game", "message": message})
+                await websocket.close(code=DAMAGED_GAME)
+                return
             if room is None:
                 await websocket.send_json({"type": "error", "code": "no_game", "message": f"no game {game_id!r}"})
                 await websocket.close(code=NO_GAME)

@@ -7,12 +7,30 @@ so the rest of the CLI works without them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
 from boneyard.errors import BoneyardError
-from boneyard.web.limits import DEFAULT_PORT
+from boneyard.web.limits import DEFAULT_PORT, Limits
+
+#: addresses that listen on every interface of the machine: no browser opens them
+WILDCARDS: Final = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+def addresses(host: str, port: int, limits: Limits) -> list[str]:
+    """What ``serve`` says to open: an address this server answers (a wildcard host is served to browsers as
+    localhost; an IPv6 address is bracketed), then the address of each origin others may use."""
+    bare = host.strip("[]")
+    local = "127.0.0.1" if host in WILDCARDS else f"[{bare}]" if ":" in bare else bare
+    lines = [f"Open http://{local}:{port}/ in a browser (Ctrl+C stops the server)."]
+    for origin in limits.origins:
+        name = f"[{origin.host}]" if ":" in origin.host else origin.host
+        own = {"http": 80, "https": 443}.get(origin.scheme or "")
+        where = f"{origin.scheme}://{name}" + (f":{origin.port}" if origin.port not in (None, own) else "") \
+            if origin.scheme is not None else f"http://{name}:{port}"
+        lines.append(f"Others open {where}/")
+    return lines
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +39,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
         host: Annotated[str, typer.Option(help="address to listen on (127.0.0.1: this machine only)")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = DEFAULT_PORT,
+        port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = DEFAULT_PORT,
         db: Annotated[str | None, typer.Option(help="SQLAlchemy URL of the game store "
                                                     "(default: a SQLite file in the user data directory)")] = None,
         allow_origin: Annotated[list[str] | None, typer.Option(
@@ -35,7 +53,7 @@ def register(app: typer.Typer) -> None:
 
             from boneyard.web.app import create_app
             from boneyard.web.limits import LOCAL_HOSTS, Limits, server_config
-            from boneyard.web.store import default_url, sqlite_path
+            from boneyard.web.store import StoreBusy, StoreLock, default_url, sqlite_path
         except ImportError as error:
             typer.echo(f"boneyard: the web table needs the web extra (pip install 'boneyard[web]'): {error}",
                        err=True)
@@ -55,9 +73,16 @@ def register(app: typer.Typer) -> None:
                        f"{str(error).splitlines()[0]}); give a SQLAlchemy URL such as sqlite:///games.sqlite3 "
                        "or postgresql://user@host/db, or a file name", err=True)
             raise typer.Exit(2) from None
+        try:
+            StoreLock(table.state.store).check()
+        except StoreBusy as error:
+            table.state.store.dispose()
+            typer.echo(f"boneyard serve: {error}", err=True)
+            raise typer.Exit(2) from None
         path = sqlite_path(url)
         typer.echo(f"Games are stored in {path}" if path is not None else f"Games are stored at {url}")
-        typer.echo(f"Open http://{host}:{port}/ in a browser (Ctrl+C stops the server).")
+        for line in addresses(host, port, limits):
+            typer.echo(line)
         if host.strip("[]") not in LOCAL_HOSTS and not limits.origins:
             typer.echo("Only pages from localhost are served: pass --allow-origin with the name or address "
                        "others use to reach this machine.")

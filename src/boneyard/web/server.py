@@ -3,7 +3,8 @@
 The server listens on 127.0.0.1 at ``boneyard serve``'s port (8000) and stores the game in the default SQLite
 file, so it shows up in the lobby of a later ``boneyard serve`` or ``boneyard play --web`` too, and the browser,
 which keeps a seat's token per origin (scheme, host and port), is still sitting at it there.  Where that port is
-busy, a free port is used, and the player is told that a later server will not know them at this table.  It runs
+busy, a free port is used, and the player is told that a later server will not know them at this table (where it
+is busy with another server on the same store, which holds the store's lock, the command is refused).  It runs
 with the limits of ``boneyard serve`` (:func:`boneyard.web.limits.server_config`); the game is made for hot-seat
 play, since the one browser on this machine may take any of its human seats.
 """
@@ -51,7 +52,7 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
     from boneyard.web.app import checked_name, create_app, default_name, web_names
     from boneyard.web.limits import Limits, server_config
     from boneyard.web.rooms import Seat
-    from boneyard.web.store import default_url, sqlite_path
+    from boneyard.web.store import StoreBusy, StoreLock, default_url, sqlite_path
 
     url = db_url or default_url()
     limits = Limits()
@@ -59,6 +60,11 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
     if you.casefold() in ("", "you"):  # the table says "You" to the player itself
         you = default_name("human", 1)
     app = create_app(url, limits=limits)
+    try:  # another server on the same store (a `boneyard serve` on port 8000): said before anything is written
+        StoreLock(app.state.store).check()
+    except StoreBusy:
+        app.state.store.dispose()
+        raise
     path = "/"
     if resume is not None:
         data = record.load(resume)

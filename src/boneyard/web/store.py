@@ -46,12 +46,15 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
+
+from boneyard.errors import BoneyardError
 
 BATCH: Final = 500  #: most writes committed in one transaction
 #: The GIL switch interval (seconds) for a server with a writer thread (the app sets it when it
@@ -171,6 +174,70 @@ class Seats:
 
 Write = Checkpoint | Append | TakeBack | Seats
 _Job = tuple[Sequence[Write], "Future[None]"]
+
+
+class StoreBusy(BoneyardError):
+    """Another server holds the game store (:class:`StoreLock`)."""
+
+
+#: the PostgreSQL advisory lock a server holds on its store ("BONEYARD" in ASCII, as a 64-bit key)
+ADVISORY_KEY: Final = 0x424F4E4559415244
+
+
+class StoreLock:
+    """One server per store: a server holds its store's lock while it runs, so a second one on the same store is
+    refused before it takes up the first one's running games (both would play them and write the same moves).
+
+    SQLite: an exclusive ``flock`` on ``FILE.lock`` beside the database (released by the system if the process
+    dies); PostgreSQL: a session advisory lock on a connection of its own.  Other stores (in-memory SQLite) have no
+    lock: only one process can see them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._file: Any = None
+        self._connection: Connection | None = None
+
+    def acquire(self) -> None:
+        """Hold the lock; :class:`StoreBusy`, saying what to do, where another server holds it."""
+        path = sqlite_path(self.store.url)
+        if path is not None:
+            import fcntl
+
+            handle = open(path.with_name(path.name + ".lock"), "a+b")  # noqa: SIM115 (held until release)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                raise StoreBusy(self._busy(str(path))) from None
+            self._file = handle
+        elif self.store.engine.dialect.name == "postgresql":
+            connection = self.store.engine.connect()
+            held = connection.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": ADVISORY_KEY}).scalar()
+            if not held:
+                connection.close()
+                raise StoreBusy(self._busy(self.store.url))
+            self._connection = connection
+
+    def check(self) -> None:
+        """:class:`StoreBusy` where another server holds the lock now (taken and given back at once: a command
+        says so before it writes anything, and its server takes the lock for good as it starts)."""
+        self.acquire()
+        self.release()
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # (closing the file releases its flock)
+            self._file = None
+        if self._connection is not None:
+            # given back by name: closing only returns the session to the pool, which would keep holding it
+            self._connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_KEY})
+            self._connection.close()
+            self._connection = None
+
+    @staticmethod
+    def _busy(where: str) -> str:
+        return (f"another boneyard server is using the game store {where}: stop it, or open its table in the "
+                "browser (boneyard serve says where), or give this one a store of its own with --db")
 
 
 class Store:

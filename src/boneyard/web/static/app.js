@@ -318,8 +318,10 @@ function heldSeats() {
       seats.push({ game: key.slice("boneyard-token-".length), token: localStorage.getItem(key) });
     }
   }
-  return seats.slice(0, 500);  // (the server counts at most 500 at once)
+  return seats;
 }
+
+const STATS_AT_ONCE = 500;  // the tables the server counts in one request (MAX_STATS_GAMES, web/app.py)
 
 function percent(value) { return `${Math.round(value * 100)}%`; }
 
@@ -333,7 +335,7 @@ async function showStats() {
   }
   let stats;
   try {
-    stats = await api("/api/stats", { method: "POST", body: JSON.stringify({ seats }) });
+    stats = await api("/api/stats", { method: "POST", body: JSON.stringify({ seats: seats.slice(0, STATS_AT_ONCE) }) });
   } catch (error) {
     box.replaceChildren(h("p", { class: "error", text: error.message }));
     return;
@@ -355,43 +357,79 @@ async function showStats() {
   } else {
     parts.push(h("p", { text: "None of the tables you sat at in this browser is stored here any more." }));
   }
+  if (seats.length > STATS_AT_ONCE) {  // said, never left out quietly
+    parts.push(h("p", { class: "help", text: `Counted ${STATS_AT_ONCE} of the ${seats.length} tables this browser sat `
+      + `at: the server counts ${STATS_AT_ONCE} at once.` }));
+  }
   if (stats.shared) parts.push(h("p", { class: "help", text: `${plural(stats.shared, "game")} played on one screen by several people (not counted as yours).` }));
   box.replaceChildren(...parts);
 }
 
+const GAMES_PAGE = 200;  // the games the lobby asks for at once (GET /api/games pages by offset)
+
+/** The games list: newest first, a page at a time (*Older games* asks for the next), the tables this browser
+ * sits at marked "your seat". */
 async function refreshGames() {
   let games = [];
   try {
-    games = await api("/api/games");
+    games = await api(`/api/games?limit=${GAMES_PAGE}`);
   } catch (error) {
     $("#games").replaceChildren(h("p", { text: error.message }));
     return;
   }
+  $("#games").replaceChildren(games.length ? h("table", {},
+    h("thead", {}, h("tr", {}, ["Variant", "Players", "Status", "Progress", "Last move", "Actions"]
+      .map((t) => h("th", { text: t })))),
+    h("tbody", {})) : h("p", { text: "No games yet." }));
+  showGames(games, 0);
+}
+
+function showGames(games, offset) {
   // a table's next game (Play again) made while this browser was away is its own too: oldest first, so a seat
   // carries down a chain of games
   for (const game of [...games].reverse()) if (game.rematch) carrySeat(game.id, game.rematch);
-  const rows = games.map((game) => {
-    const progress = `${plural(game.hands, "hand")}, ${plural(game.moves, "move")}`;
-    // each link says which game it opens: a screen reader's list of links reads more than "Replay, Replay"
-    const which = `${game.variant}, ${game.players.map((p) => p.name).join(", ")} (${progress})`;
-    const link = (text, href, more = {}) => h("a", { href, class: "button", text, "aria-label": `${text}: ${which}`,
-      ...more });
-    return h("tr", {},
-      h("td", { text: game.variant }),
-      h("td", { text: game.players.map((p) => p.name).join(", ") }),
-      h("td", { text: game.status === "running" && game.invite_only ? "running, invited only" : game.status }),
-      h("td", { text: progress }),
-      h("td", {},
-        game.status === "running" && game.invite_only && !invited(game.id)
-          ? link("Watch", `/game/${game.id}?watch`, { title: "only the people its creator invited may sit down" })
-          : link(game.status === "running" ? "Open" : "Table", `/game/${game.id}`),
-        game.status === "finished" ? link("Replay", `/replay/${game.id}`) : null,
-        game.status === "finished" ? link("Download", `/api/games/${game.id}/record`, { download: "" }) : null));
-  });
-  $("#games").replaceChildren(rows.length ? h("table", {},
-    h("thead", {}, h("tr", {}, ["Variant", "Players", "Status", "Progress", "Actions"]
-      .map((t) => h("th", { text: t })))),
-    h("tbody", {}, rows)) : h("p", { text: "No games yet." }));
+  const body = $("#games tbody");
+  if (!body) return;
+  body.append(...games.map(gameRow));
+  $("#older-games")?.remove();
+  if (games.length === GAMES_PAGE) {
+    const more = h("button", { type: "button", id: "older-games", text: "Older games" });
+    more.addEventListener("click", async () => {
+      more.disabled = true;
+      try {
+        showGames(await api(`/api/games?limit=${GAMES_PAGE}&offset=${offset + GAMES_PAGE}`), offset + GAMES_PAGE);
+        $("#games tbody tr:nth-child(" + (offset + GAMES_PAGE + 1) + ") a")?.focus();  // the first older game
+      } catch (error) {
+        more.disabled = false;
+        more.after(h("p", { class: "error", role: "alert", text: error.message }));
+      }
+    });
+    $("#games").append(more);
+  }
+}
+
+function gameRow(game) {
+  const progress = `${plural(game.hands, "hand")}, ${plural(game.moves, "move")}`;
+  const mine = localStorage.getItem(tokenKey(game.id)) !== null;
+  // each link says which game it opens: a screen reader's list of links reads more than "Replay, Replay"
+  const which = `${game.variant}, ${game.players.map((p) => p.name).join(", ")} (${progress}${mine ? ", your seat" : ""})`;
+  const link = (text, href, more = {}) => h("a", { href, class: "button", text, "aria-label": `${text}: ${which}`,
+    ...more });
+  const status = game.status === "running" && game.invite_only ? "running, invited only" : game.status;
+  const when = new Date(game.updated * 1000);
+  return h("tr", { class: mine ? "mine" : null },
+    h("td", { text: game.variant }),
+    h("td", { text: game.players.map((p) => p.name).join(", ") }),
+    h("td", { text: mine ? `${status} · your seat` : status }),
+    h("td", { text: progress }),
+    h("td", {}, h("time", { datetime: when.toISOString(), text: when.toLocaleString([], { dateStyle: "medium",
+      timeStyle: "short" }) })),
+    h("td", {},
+      game.status === "running" && game.invite_only && !invited(game.id)
+        ? link("Watch", `/game/${game.id}?watch`, { title: "only the people its creator invited may sit down" })
+        : link(game.status === "running" ? "Open" : "Table", `/game/${game.id}`),
+      game.status === "finished" ? link("Replay", `/replay/${game.id}`) : null,
+      game.status === "finished" ? link("Download", `/api/games/${game.id}/record`, { download: "" }) : null));
 }
 
 async function loadRecordFile(asReplay) {
@@ -457,6 +495,7 @@ function invitation(id) {
 const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
 
 const NO_GAME = 4404;  // WebSocket close codes of the server (web/app.py)
+const DAMAGED_GAME = 4422;
 const TRY_AGAIN_LATER = 1013;
 
 function closeSocket() {
@@ -575,6 +614,10 @@ function openGame(id) {
   socket.onclose = (event) => {
     if (event.code === NO_GAME) {  // the server said why (its error message is on the status line): no retry
       $("#status").textContent = `There is no game “${id}” here (the lobby lists the games there are).`;
+      table.socket = null;
+      return;
+    }
+    if (event.code === DAMAGED_GAME) {  // its error message stays on the status line: no retry
       table.socket = null;
       return;
     }
@@ -872,7 +915,8 @@ function playerChip(state, player, seat) {
     "aria-label": `${player.name}${you ? " (you)" : ""}${team ? `, team ${team}` : ""}: ${player.score} points, ${plural(player.tiles, "tile")}${turn ? ", on turn" : ""}`,
   },
   // a long name is cut short with an ellipsis, never the "(you)" after it; the whole name is the chip's title
-  h("span", { class: "name", title: player.name }, h("span", { class: "given", text: `${turn ? "▶ " : ""}${player.name}` }),
+  h("span", { class: "name", title: player.name }, h("span", { class: "given",
+    text: `${turn ? "▶ " : ""}${stripNames(state.players)[seat]}` }),
     you && player.name !== "You" ? h("span", { class: "mark", text: " (you)" }) : null),
   team ? h("span", { class: `team team-${team}`, title: `team ${team}: ${sides[team - 1].map((s) => state.players[s].name).join(" and ")}`,
     text: `Team ${team}` }) : null,
@@ -882,6 +926,19 @@ function playerChip(state, player, seat) {
   h("span", { class: "who", text: player.kind === "computer" ? player.level : player.claimed ? (player.connected ? "online" : "away") : "free seat" }),
   state.you === null && player.kind === "human" && !player.claimed && (!state.invite_only || invitation(state.game))
     ? h("button", { onclick: () => send(claimMessage(state, seat)), text: "Sit here" }) : null);
+}
+
+/** The names the strip shows, where a narrow chip cuts a long one short: players whose names begin with the same
+ * word are told apart by the rest ("M. Thompson", "M. Thornton" for Margaret Thompson and Margaret Thornton). */
+function stripNames(players) {
+  const first = (name) => name.trim().split(/\s+/)[0];
+  return players.map((player, seat) => {
+    const words = player.name.trim().split(/\s+/);
+    const rest = words.slice(1).join(" ");
+    const alike = player.name.length > 10 && !/^\d+$/.test(rest)  // (Player 1, Computer 12 stay whole)
+      && players.some((other, index) => index !== seat && first(other.name) === words[0]);
+    return alike ? `${[...words[0]][0]}. ${rest}` : player.name;
+  });
 }
 
 /** The stock's label: tiles nobody will draw this hand (all of Block's, Bergen's reserve) are said so. */
