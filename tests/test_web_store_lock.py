@@ -54,3 +54,17 @@ def test_serve_on_a_store_another_server_holds_is_refused_in_words(tmp_path: Pat
     assert result.exit_code == 2, result.output
     assert f"another boneyard server is using the game store {db}" in result.output
     assert "Traceback" not in result.output
+
+
+def test_play_web_on_the_store_of_a_running_server_is_refused_before_it_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boneyard.web.store import default_url
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("BROWSER", "true")
+    with LiveServer(default_url()) as club:
+        result = CliRunner().invoke(app, ["play", "block", "--web", "--port", "8798"])
+        assert result.exit_code == 2, result.output
+        assert "another boneyard server is using the game store" in result.output
+        assert "start the game in that server's lobby" in result.output
+        assert club.app.state.store.list(None, offset=0, limit=10) == []  # no game was written into its store

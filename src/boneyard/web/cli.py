@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
             StoreLock(table.state.store).check()
         except StoreBusy as error:
             table.state.store.dispose()
-            typer.echo(f"boneyard serve: {error}", err=True)
+            typer.echo(f"boneyard serve: {error}: stop it, or give this one a store of its own with --db", err=True)
             raise typer.Exit(2) from None
         path = sqlite_path(url)
         typer.echo(f"Games are stored in {path}" if path is not None else f"Games are stored at {url}")

@@ -62,9 +62,10 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
     app = create_app(url, limits=limits)
     try:  # another server on the same store (a `boneyard serve` on port 8000): said before anything is written
         StoreLock(app.state.store).check()
-    except StoreBusy:
+    except StoreBusy as error:
         app.state.store.dispose()
-        raise
+        raise StoreBusy(f"{error}: start the game in that server's lobby (the address `boneyard serve` printed, "
+                        f"http://127.0.0.1:{DEFAULT_PORT}/ by default), or stop it first") from None
     path = "/"
     if resume is not None:
         data = record.load(resume)

@@ -236,8 +236,7 @@ class StoreLock:
 
     @staticmethod
     def _busy(where: str) -> str:
-        return (f"another boneyard server is using the game store {where}: stop it, or open its table in the "
-                "browser (boneyard serve says where), or give this one a store of its own with --db")
+        return f"another boneyard server is using the game store {where}"
 
 
 class Store:
