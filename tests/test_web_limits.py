@@ -514,3 +514,32 @@ def test_play_in_the_browser_keeps_serves_port_and_says_so_when_it_is_busy(db: s
     out = capsys.readouterr().out
     assert ports[1] != busy
     assert f"Port {busy} is busy" in out and f"uses port {ports[1]}" in out and f"127.0.0.1:{ports[1]}/game/" in out
+
+
+def test_serve_sets_a_limit_by_name_and_refuses_one_it_does_not_know(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club whose members reach the server from one address (one NAT) raises that address's share:
+    ``boneyard serve --limit max_connections_per_client=200``."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from boneyard.cli import app
+    from boneyard.web.limits import Limits
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: served.append(server.config))
+    db = str(tmp_path / "club.sqlite3")
+    result = CliRunner().invoke(app, ["serve", "--db", db, "--limit", "max_connections_per_client=200",
+                                      "--limit", "games-per-minute=60"])
+    assert result.exit_code == 0, result.output
+    limits = served[-1].app.state.limits
+    served[-1].app.state.store.dispose()
+    assert (limits.max_connections_per_client, limits.games_per_minute) == (200, 60.0)
+    assert limits.max_connections == Limits().max_connections  # the others as they were
+    for wrong, said in (("nope=3", "expected NAME=VALUE with NAME one of"),
+                        ("max_connections_per_client=lots", "max_connections_per_client takes a whole number"),
+                        ("games_per_minute=0", "games_per_minute must be a positive number"),
+                        ("chosen_deals=1", "expected NAME=VALUE")):
+        refused = CliRunner().invoke(app, ["serve", "--db", db, "--limit", wrong])
+        assert refused.exit_code == 2 and said in refused.output, (wrong, refused.output)
+    assert len(served) == 1

@@ -46,6 +46,11 @@ def register(app: typer.Typer) -> None:
             "--allow-origin", metavar="ORIGIN",
             help="a public origin (https://play.example) or host name (play.example, 192.168.1.5) browsers "
                  "may reach the table by, besides localhost; repeat for several")] = None,
+        limit: Annotated[list[str] | None, typer.Option(
+            "--limit", metavar="NAME=VALUE",
+            help="change one of the server's limits (docs/web.md, \"Limits and security\"), e.g. "
+                 "max_connections_per_client=200 for a club whose members share one address; repeat for "
+                 "several")] = None,
     ) -> None:
         """Run the web table: play in the browser, alone or with friends."""
         try:
@@ -59,7 +64,7 @@ def register(app: typer.Typer) -> None:
                        err=True)
             raise typer.Exit(2) from None
         try:
-            limits = Limits(allow_origins=tuple(allow_origin or ()))
+            limits = Limits.from_settings(limit or [], allow_origins=tuple(allow_origin or ()))
         except BoneyardError as error:
             typer.echo(f"boneyard serve: {error}", err=True)
             raise typer.Exit(2) from None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from urllib.parse import urlsplit
@@ -129,6 +129,31 @@ class Limits:
         if isinstance(self.allow_origins, str):
             raise BoneyardError("limit allow_origins must be a tuple of origins, not one string")
         object.__setattr__(self, "origins", tuple(Origin.parse(text) for text in self.allow_origins))
+
+    @classmethod
+    def settable(cls) -> dict[str, type]:
+        """The limits ``boneyard serve --limit NAME=VALUE`` may set, with their types (the sizes, counts, rates
+        and timeouts; not the origins, which have ``--allow-origin``, nor the tests' ``chosen_deals``)."""
+        return {name: type(getattr(cls(), name)) for name in cls.__dataclass_fields__
+                if name not in ("allow_origins", "chosen_deals", "origins")}
+
+    @classmethod
+    def from_settings(cls, assignments: Sequence[str], **given: Any) -> Limits:
+        """The default limits with ``NAME=VALUE`` assignments (``--limit``) applied; a clear error for an unknown
+        name or a value of the wrong kind."""
+        known = cls.settable()
+        for assignment in assignments:
+            name, sep, text = assignment.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep or name not in known:
+                raise BoneyardError(f"--limit {assignment!r}: expected NAME=VALUE with NAME one of "
+                                    f"{', '.join(sorted(known))}")
+            try:
+                given[name] = known[name](text.strip())
+            except ValueError:
+                kind = "a whole number" if known[name] is int else "a number"
+                raise BoneyardError(f"--limit {assignment!r}: {name} takes {kind}, not {text.strip()!r}") from None
+        return cls(**given)
 
     def body_cap(self, path: str) -> int:
         """The largest body accepted on ``path``."""
