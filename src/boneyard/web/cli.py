@@ -92,3 +92,59 @@ def register(app: typer.Typer) -> None:
             typer.echo("Only pages from localhost are served: pass --allow-origin with the name or address "
                        "others use to reach this machine.")
         uvicorn.Server(server_config(table, limits, host=host, port=port)).run()
+
+    @app.command()
+    def prune(
+        idle: Annotated[float, typer.Option(min=0, help="remove running games whose last move is older than this "
+                                                         "many days (abandoned tables)")],
+        db: Annotated[str | None, typer.Option(help="SQLAlchemy URL of the game store, as for serve "
+                                                    "(default: the SQLite file in the user data directory)")] = None,
+        keep: Annotated[Path | None, typer.Option(help="write each removed game's record to this folder first "
+                                                       "(ID.boneyard.json), to play on or replay later")] = None,
+        yes: Annotated[bool, typer.Option("--yes", help="remove them; without it the games are only listed")] = False,
+    ) -> None:
+        """List, then remove, a server's abandoned games: running games nobody has moved in for --idle days.
+
+        The server must be stopped first (it holds the store); finished games are never removed."""
+        import time
+
+        from boneyard import record
+        from boneyard.web.store import Store, StoreBusy, StoreLock, default_url
+
+        url = db or default_url()
+        if "://" not in url:
+            url = f"sqlite:///{Path(url).expanduser().resolve()}"
+        store = Store(url)
+        lock = StoreLock(store)
+        try:
+            try:
+                lock.acquire()  # held while it works: no server starts on the store meanwhile
+            except StoreBusy as error:
+                typer.echo(f"boneyard prune: {error}: stop it first (a running server would keep its games)", err=True)
+                raise typer.Exit(2) from None
+            games = store.idle(time.time() - idle * 86400)
+            for game in games:
+                names = ", ".join(str(seat.get("name", "?")) for seat in game.seats)
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.updated))
+                typer.echo(f"{game.id}  {game.variant}  {names}  {game.moves} moves  last move {when}")
+            if not games:
+                typer.echo(f"No running game has gone {idle:g} days without a move.")
+                return
+            if not yes:
+                typer.echo(f"{len(games)} abandoned game(s) listed; add --yes to remove them"
+                           + (f" (their records kept in {keep})" if keep else ""))
+                return
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                for game in games:
+                    stored = store.load(game.id)
+                    if stored is not None:  # written in full before anything is removed
+                        record.write_atomically(keep / f"{game.id}.boneyard.json", record.dumps(stored.record))
+            store.remove([game.id for game in games])
+            typer.echo(f"Removed {len(games)} abandoned game(s)" + (f"; their records are in {keep}" if keep else ""))
+        except OSError as error:
+            typer.echo(f"boneyard prune: --keep {keep}: {error.strerror or error}; nothing was removed", err=True)
+            raise typer.Exit(2) from None
+        finally:
+            lock.release()
+            store.dispose()

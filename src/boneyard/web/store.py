@@ -340,6 +340,20 @@ class Store:
                 hands[-1]["moves"] = [*hands[-1].get("moves", []), *moves]
         return stored
 
+    def idle(self, before: float) -> list[StoredGame]:
+        """The running games whose last move was before ``before`` (a time), oldest first: abandoned tables."""
+        query = (select(GameRow).where(GameRow.status == "running", GameRow.updated < before)
+                 .order_by(GameRow.updated, GameRow.id))
+        with Session(self.engine) as session:
+            return [_stored(row) for row in session.scalars(query)]
+
+    def remove(self, game_ids: Sequence[str]) -> None:
+        """Delete games (their headers and move rows), in one transaction; for ``boneyard prune``, with no server
+        running on the store (:class:`StoreLock`): a running server would write them back."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(MoveRow).where(MoveRow.game_id.in_(game_ids)))
+            session.execute(delete(GameRow).where(GameRow.id.in_(game_ids)))
+
     def list(self, status: str | None = None, *, offset: int = 0, limit: int | None = 200) -> list[StoredGame]:
         """Games, newest first (by creation, so pages stay put while games are played)."""
         query = select(GameRow).order_by(GameRow.created.desc(), GameRow.id.desc()).offset(offset)
@@ -458,5 +472,6 @@ def _stored(row: GameRow) -> StoredGame:
                       json.loads(row.seats), json.loads(row.record))
 
 
-__all__ = ["SWITCH_INTERVAL", "Append", "Checkpoint", "Seats", "Store", "StoredGame", "TakeBack", "Write",
+__all__ = ["SWITCH_INTERVAL", "Append", "Checkpoint", "Seats", "Store", "StoreBusy", "StoreLock", "StoredGame",
+           "TakeBack", "Write",
            "default_path", "default_url", "engine_url", "sqlite_path"]
