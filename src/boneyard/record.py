@@ -302,6 +302,17 @@ def human_seat(record: dict[str, Any], players: int) -> int | None:
     return seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players else None
 
 
+def seat_levels(record: dict[str, Any], players: int) -> tuple[int, dict[int, str]]:
+    """The seat a record's person plays (``meta.human_seat``; seat 0 where it names none) and each other seat's
+    computer level as ``meta.ai`` gives it (greedy where it gives none): what the terminal and the web table write."""
+    named = human_seat(record, players)
+    human = 0 if named is None else named
+    meta = record.get("meta")
+    stored = meta.get("ai") if isinstance(meta, dict) else None
+    given = stored if isinstance(stored, dict) else {}
+    return human, {seat: str(given.get(str(seat), "greedy")) for seat in range(players) if seat != human}
+
+
 def _hand_annotations(hand: Any, number: int) -> list[dict[str, Any] | None]:
     notes = hand.get("annotations", []) if isinstance(hand, dict) else []
     moves = hand.get("moves") if isinstance(hand, dict) else None

@@ -720,14 +720,8 @@ def start_session(game: Game, ai: list[str], human: int, save_path: Path | None,
 
 def resume_levels(data: dict[str, Any], game: Game) -> tuple[int, list[str]]:
     """The human's seat and the computer levels stored in a record's ``meta`` (defaults: seat 0, greedy)."""
-    meta_value = data.get("meta")
-    meta: dict[str, Any] = meta_value if isinstance(meta_value, dict) else {}
-    named = record.human_seat(data, game.players)
-    human = 0 if named is None else named
-    stored = meta.get("ai", {})
-    levels = [str(stored.get(str(s), "greedy")) for s in range(game.players) if s != human] \
-        if isinstance(stored, dict) else ["greedy"]
-    return human, levels
+    human, levels = record.seat_levels(data, game.players)
+    return human, list(levels.values())
 
 
 __all__ = ["SaveError", "TerminalSession", "check_save_path", "hint", "result_line",

@@ -75,16 +75,11 @@ def record_seats(players: list[Any], meta: Any) -> list[Seat]:
     """A record's seats where the loader gives none: its person where ``meta.human_seat`` says (the terminal and the
     web download write it; seat 0 otherwise), the others computers at the levels ``meta.ai`` gives by seat, where the
     table has such a level by name (greedy otherwise: a level with settings, "expert:time=2", is the terminal's)."""
-    named = record.human_seat({"meta": meta}, len(players))
-    human = 0 if named is None else named
-    stored = meta.get("ai") if isinstance(meta, dict) else None
-    chosen = stored if isinstance(stored, dict) else {}
-
-    def level(seat: int) -> str:
-        spec = chosen.get(str(seat))
-        return spec if isinstance(spec, str) and spec in levels() else "greedy"
-
-    return [Seat(str(name), "human" if seat == human else "computer", level(seat)) for seat, name in enumerate(players)]
+    human, given = record.seat_levels({"meta": meta}, len(players))
+    known = levels()
+    return [Seat(str(name), "human") if seat == human
+            else Seat(str(name), "computer", given[seat] if given[seat] in known else "greedy")
+            for seat, name in enumerate(players)]
 
 
 def variant_rows() -> list[dict[str, Any]]:

@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
 
             from boneyard.web.app import create_app
             from boneyard.web.limits import LOCAL_HOSTS, Limits, server_config
-            from boneyard.web.store import StoreBusy, StoreLock, default_url, sqlite_path
+            from boneyard.web.store import StoreBusy, StoreLock, sqlite_path, store_url
         except ImportError as error:
             typer.echo(f"boneyard: the web table needs the web extra (pip install 'boneyard[web]'): {error}",
                        err=True)
@@ -68,9 +68,7 @@ def register(app: typer.Typer) -> None:
         except BoneyardError as error:
             typer.echo(f"boneyard serve: {error}", err=True)
             raise typer.Exit(2) from None
-        url = db or default_url()
-        if "://" not in url:  # a plain file name: the SQLite file there
-            url = f"sqlite:///{Path(url).expanduser().resolve()}"
+        url = store_url(db)
         try:
             table = create_app(url, limits=limits)
         except Exception as error:  # SQLAlchemy's errors for a URL it cannot use: a bad scheme, a missing driver
@@ -109,11 +107,9 @@ def register(app: typer.Typer) -> None:
         import time
 
         from boneyard import record
-        from boneyard.web.store import Store, StoreBusy, StoreLock, default_url
+        from boneyard.web.store import Store, StoreBusy, StoreLock, store_url
 
-        url = db or default_url()
-        if "://" not in url:
-            url = f"sqlite:///{Path(url).expanduser().resolve()}"
+        url = store_url(db)
         store = Store(url)
         lock = StoreLock(store)
         try:

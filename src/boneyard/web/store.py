@@ -75,6 +75,13 @@ def default_url() -> str:
     return f"sqlite:///{default_path()}"
 
 
+def store_url(db: str | None) -> str:
+    """The store a command's ``--db`` names: a SQLAlchemy URL as given, a plain file name as the SQLite file there,
+    nothing as the default file."""
+    url = db or default_url()
+    return url if "://" in url else f"sqlite:///{Path(url).expanduser().resolve()}"
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file behind a SQLite URL (``None`` for other databases or in-memory SQLite)."""
     prefix = "sqlite:///"
@@ -474,4 +481,4 @@ def _stored(row: GameRow) -> StoredGame:
 
 __all__ = ["SWITCH_INTERVAL", "Append", "Checkpoint", "Seats", "Store", "StoreBusy", "StoreLock", "StoredGame",
            "TakeBack", "Write",
-           "default_path", "default_url", "engine_url", "sqlite_path"]
+           "default_path", "default_url", "engine_url", "sqlite_path", "store_url"]

@@ -197,6 +197,13 @@ function namePlaceholders() {
   }
 }
 
+/** A variant's title as the lobby shows it: the short name in the list ("PIP"), the rest said below it
+ * ("double-nine with wild and directional tiles"; null where the title has no more). */
+function variantName(variant) {
+  const [, short, more] = variant.title.match(/^(.*?)(?: \((.+)\))?$/);
+  return { short, more: more ?? null };
+}
+
 /** The chosen variant, and the player counts it takes with the chosen set (double-nine: 2-8, double-twelve:
  * 2-10), else its own. */
 function chosenVariant() {
@@ -205,12 +212,16 @@ function chosenVariant() {
   return { variant, low: range[0], high: range[1] };
 }
 
+function takes(count, low, high) {
+  return Number.isInteger(count) && count >= low && count <= high;
+}
+
 /** The typed player count, if the variant takes it; else the field is marked and the refusal said (an alert). */
 function playerCount() {
   const { variant, low, high } = chosenVariant();
   const players = $("#players");
   const typed = Number(players.value.trim() || NaN);
-  if (Number.isInteger(typed) && typed >= low && typed <= high) {
+  if (takes(typed, low, high)) {
     players.removeAttribute("aria-invalid");
     return typed;
   }
@@ -223,9 +234,9 @@ function playerCount() {
 
 function renderVariantForm(event) {
   const { variant, low, high } = chosenVariant();
-  const more = variant.title.match(/\((.+)\)$/)?.[1];
+  const { short, more } = variantName(variant);
   $("#variant-help").hidden = !more;
-  $("#variant-help").textContent = more ? `${variant.title.split(" (")[0]}: ${more}` : "";
+  $("#variant-help").textContent = more ? `${short}: ${more}` : "";
   const options = $("#options");
   if (options.dataset.variant !== variant.name) {
     options.replaceChildren(...variant.options.map(optionInput));
@@ -239,7 +250,7 @@ function renderVariantForm(event) {
   // a count typed follows only while in range; one out of range, once left (or Entered), is refused in words,
   // never changed silently into another; a change of variant or set brings the count into the new range
   if (event?.target === players) {
-    if (!(Number.isInteger(typed) && typed >= low && typed <= high)) {
+    if (!takes(typed, low, high)) {
       if (event.type === "change") playerCount();
       return;
     }
@@ -903,7 +914,7 @@ function sideSays(state, seat, verb) {
   return `${names.join(" and ")} ${verb}`;
 }
 
-function playerChip(state, player, seat) {
+function playerChip(state, player, seat, shownName) {
   const you = seat === state.you;
   const sides = teams(state);
   const team = sides ? sides.findIndex((side) => side.includes(seat)) + 1 : 0;
@@ -916,7 +927,7 @@ function playerChip(state, player, seat) {
   },
   // a long name is cut short with an ellipsis, never the "(you)" after it; the whole name is the chip's title
   h("span", { class: "name", title: player.name }, h("span", { class: "given",
-    text: `${turn ? "▶ " : ""}${stripNames(state.players)[seat]}` }),
+    text: `${turn ? "▶ " : ""}${shownName}` }),
     you && player.name !== "You" ? h("span", { class: "mark", text: " (you)" }) : null),
   team ? h("span", { class: `team team-${team}`, title: `team ${team}: ${sides[team - 1].map((s) => state.players[s].name).join(" and ")}`,
     text: `Team ${team}` }) : null,
@@ -964,7 +975,9 @@ function renderInfo() {
   const stock = h("li", { class: "stock-pile", "aria-label": stockText(state.stock, state.out_of_play, true) },
     pileSvg(state.stock), h("span", { class: "tiles", id: "stock-count", "data-count": state.stock,
       text: stockText(state.stock, state.out_of_play, false) }));
-  $("#table-players").replaceChildren(...state.players.map((player, seat) => playerChip(state, player, seat)), stock);
+  const names = stripNames(state.players);
+  $("#table-players").replaceChildren(...state.players.map((player, seat) => playerChip(state, player, seat,
+    names[seat])), stock);
   const count = $("#count");
   count.hidden = state.count === null || state.count === undefined;
   count.textContent = count.hidden ? "" : `Count ${state.count}`;
@@ -1334,7 +1347,7 @@ async function start() {
   setPips(meta);
   variants = await api("/api/variants");
   // the short name in the list (a phone's select is narrow), what the name leaves out said below it
-  $("#variant").replaceChildren(...variants.map((v) => h("option", { value: v.name, text: v.title.split(" (")[0] })));
+  $("#variant").replaceChildren(...variants.map((v) => h("option", { value: v.name, text: variantName(v).short })));
   $("#variant").addEventListener("change", renderVariantForm);
   $("#players").addEventListener("change", renderVariantForm);
   $("#players").addEventListener("input", renderVariantForm);

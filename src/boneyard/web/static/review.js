@@ -258,8 +258,8 @@ function panel(detail) {
       node("div", { id: "review-move", "aria-live": "polite" }), node("ol", { id: "review-costliest", "aria-live": "off" }));
     anchor.after(box);
   }
-  const parts = ["status", "figure", "move", "costliest"].map((name) => document.getElementById(`review-${name}`));
-  const [status, figure, move, costliest] = parts;
+  const [status, figure, move, costliest] = ["status", "figure", "move", "costliest"]
+    .map((name) => document.getElementById(`review-${name}`));
   const say = (text, error = false) => {
     if (status.textContent !== text) status.textContent = text;
     status.className = error ? "error" : "";

@@ -140,22 +140,15 @@ export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, acti
     group.setAttribute("aria-label", tileName(box, owed.includes(box.index)));
     svg.appendChild(group);
   }
-  // a lit end smaller than a finger (a crowded table on a phone) gets a larger, unseen reach around it, drawn
+  if (!spots.length) return;
+  // a lit end smaller than a finger (a crowded table on a phone) gets a larger, unseen reach around it, in a layer
   // under every lit end so a neighbour's is never covered: 24 CSS pixels at least each way (WCAG's target size)
   const shown = svg.getBoundingClientRect();
   const scale = Math.min(shown.width / view[2], shown.height / view[3]);
   const least = scale > 0 ? REACH_PX / scale : 0;
-  const boxes = spots.map((spot) => (spot.rotation % 180 === 0 ? [2, 1] : [1, 2]));
+  const reaches = el("g", { class: "reaches", "aria-hidden": "true" }, svg);
   spots.forEach((spot, i) => {
-    const [w, h] = boxes[i];
-    if (w >= least && h >= least) return;
-    const [rw, rh] = [Math.max(w, least), Math.max(h, least)];
-    const reach = el("rect", { class: "hotspot-reach", x: spot.x - rw / 2, y: spot.y - rh / 2, width: rw, height: rh,
-      "data-moves": spot.moves.join(" "), "aria-hidden": "true" }, svg);
-    listen(reach, null, spot, onSpot, onDrop);
-  });
-  spots.forEach((spot, i) => {
-    const [w, h] = boxes[i];
+    const [w, h] = spot.rotation % 180 === 0 ? [2, 1] : [1, 2];
     const rect = el("rect", {
       class: i === active ? "hotspot active" : "hotspot", x: spot.x - w / 2, y: spot.y - h / 2, width: w,
       height: h, rx: 0.15, "data-moves": spot.moves.join(" "), "data-target": spot.target,
@@ -164,6 +157,11 @@ export function drawTable(svg, { tiles, view, spots = [], fresh = Infinity, acti
         + `(tile ${spot.target})` : "lead here",
     }, svg);
     listen(rect, rect, spot, onSpot, onDrop);
+    if (w >= least && h >= least) return;
+    const [rw, rh] = [Math.max(w, least), Math.max(h, least)];
+    const reach = el("rect", { class: "hotspot-reach", x: spot.x - rw / 2, y: spot.y - rh / 2, width: rw, height: rh,
+      "data-moves": spot.moves.join(" ") }, reaches);
+    listen(reach, rect, spot, onSpot, onDrop);
   });
 }
 
@@ -172,12 +170,10 @@ const REACH_PX = 24;
 
 /** A click on ``target`` plays ``spot``; a tile dragged over it lights ``lit`` (the lit end it belongs to). */
 function listen(target, lit, spot, onSpot, onDrop) {
-  const glow = () => lit || target.ownerSVGElement?.querySelector(`.hotspot[data-moves="${target.dataset.moves}"]`)
-    || target;
   if (onSpot) target.addEventListener("click", (event) => { event.stopPropagation(); onSpot(spot); });
   if (onDrop) {
-    target.addEventListener("dragover", (event) => { event.preventDefault(); glow().classList.add("over"); });
-    target.addEventListener("dragleave", () => glow().classList.remove("over"));
+    target.addEventListener("dragover", (event) => { event.preventDefault(); lit.classList.add("over"); });
+    target.addEventListener("dragleave", () => lit.classList.remove("over"));
     target.addEventListener("drop", (event) => { event.preventDefault(); onDrop(spot, event); });
   }
 }
