@@ -107,10 +107,12 @@ def new_game(server: LiveServer, seats: list[dict[str, Any]], **extra: Any) -> s
     return str(response.json()["id"])
 
 
-async def worst_ping_during(seat: Seat, request: Callable[[], httpx.Response]) -> tuple[float, httpx.Response]:
-    """The slowest ping round trip (seconds) on ``seat`` while ``request`` runs in a thread; and its response."""
+async def worst_ping_during(seat: Seat, request: Callable[[], httpx.Response]) -> tuple[float, float, httpx.Response]:
+    """The slowest ping round trip (seconds) on ``seat`` while ``request`` runs in a thread, the request's own
+    time, and its response."""
     answer: list[httpx.Response] = []
     worker = threading.Thread(target=lambda: answer.append(request()))
+    began = time.monotonic()
     worker.start()
     worst = 0.0
     while worker.is_alive():
@@ -120,7 +122,7 @@ async def worst_ping_during(seat: Seat, request: Callable[[], httpx.Response]) -
         worst = max(worst, time.monotonic() - start)
         await asyncio.sleep(0.06)  # within the table's 20 messages a second
     worker.join()
-    return worst, answer[0]
+    return worst, time.monotonic() - began, answer[0]
 
 
 # ---------------------------------------------------------------------------------------------- computers' time
@@ -195,16 +197,19 @@ def test_replaying_a_long_record_does_not_stop_other_tables(db: str) -> None:
     body = json.dumps({"record": data})
     assert len(body) < Limits().max_record_body  # a body the server accepts
 
-    async def main() -> tuple[float, int]:
+    async def main() -> tuple[float, float, int]:
         with LiveServer(db) as server:
             seat = await sit(server, new_game(server, [{"kind": "human"}, {"kind": "human"}]))
-            worst, response = await worst_ping_during(
+            worst, took, response = await worst_ping_during(
                 seat, lambda: httpx.post(f"{server.url}/api/replay", content=body, headers=JSON, timeout=120))
-            return worst, response.status_code
+            return worst, took, response.status_code
 
-    worst, status = asyncio.run(main())
+    worst, took, status = asyncio.run(main())
     assert status == 200
-    assert worst < 0.5, f"a ping on another table waited {worst:.2f} s"
+    # worked out on the event loop, the replay (about 1.5 s of work) would hold a ping for all of it; in a
+    # worker thread a ping waits only for its turn at the interpreter.  Measured against the replay's own time,
+    # so a machine busy with other work slows both alike.
+    assert worst < took / 3, f"a ping on another table waited {worst:.2f} s of the replay's {took:.2f} s"
 
 
 # ---------------------------------------------------------------------------------------- what is stored and read

@@ -4,6 +4,7 @@ upright letter halves, words that agree ("1 tile", "you score")."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -169,6 +170,54 @@ def test_the_hand_end_panel_may_be_put_aside_to_look_at_the_table(server: Server
                            " && document.querySelector('#show-summary').hidden")
     assert room_game(server, game_id).in_hand
     page.context.close()
+
+
+def test_the_end_panels_focus_stays_on_its_action_when_the_seat_comes_after_it_was_drawn(
+        server: Server, browser: Any) -> None:
+    # A page opens a table as a watcher, then claims its seat: the seated state adds "Play again" to the game's
+    # end panel.  The messages after the first state are held here until the player has put the panel aside
+    # and brought it back (Esc, Enter): the redraw must leave the focus on "Look at the table", not on the
+    # action that now stands at its place in the row.
+    game_id = seat_table(server, finished_game("all-fives", 2))
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    held: list[str | bytes] = []  # the server's messages after its first state, until released
+    sockets: list[Any] = []
+    released = False
+
+    def route(socket: Any) -> None:
+        sockets.append(socket)
+        seen_state = False
+
+        def from_server(message: str | bytes) -> None:
+            nonlocal seen_state
+            if released or not seen_state:
+                seen_state = seen_state or json.loads(message)["type"] == "state"
+                socket.send(message)
+            else:
+                held.append(message)
+
+        socket.connect_to_server().on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    try:
+        page.goto(f"{server.url}/game/{game_id}")
+        page.wait_for_selector("#summary-title >> text=Game over")
+        assert page.locator("#play-again").count() == 0  # drawn for a watcher
+        page.keyboard.press("Escape")
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => document.activeElement.id") == "look-at-table"
+        for _ in range(100):  # the seat claimed, its state on the way (the page's events run while it waits)
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the seated state never came"
+        released = True
+        for message in held:
+            sockets[-1].send(message)
+        page.wait_for_selector("#play-again")  # drawn again, seated
+        assert page.evaluate("() => document.activeElement.id") == "look-at-table"
+    finally:
+        page.context.close()
 
 
 def test_the_search_for_a_starting_tile_is_a_note_before_the_numbered_moves(server: Server, browser: Any) -> None:

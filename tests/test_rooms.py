@@ -112,7 +112,8 @@ def test_a_hint_in_the_pool_does_not_delay_another_rooms_ping(db_url: str) -> No
             return ping, time.perf_counter() - started
 
     ping, hint = asyncio.run(main())
-    assert hint >= 0.5 and ping < 0.25
+    # on the event loop the ping would wait for the whole hint; in the pool it is answered at once
+    assert hint >= 0.5 and ping < hint / 2
 
 
 def test_one_pending_hint_per_connection_and_a_stale_hint_is_not_sent(db_url: str) -> None:

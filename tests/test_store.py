@@ -127,7 +127,8 @@ def test_a_slow_commit_does_not_hold_the_event_loop(store: Store, monkeypatch: p
         return took, max(gaps)
 
     took, longest_gap = asyncio.run(main())
-    assert took >= 0.4 and longest_gap < 0.2
+    # a write on the event loop would stop the ticker for all of its 0.4 s
+    assert took >= 0.4 and longest_gap < took / 2
 
 
 def test_pages_list_every_game_newest_first(store: Store) -> None:

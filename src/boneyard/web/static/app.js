@@ -483,6 +483,7 @@ const table = {
   lostPlace: null,  // the keyboard's place at the table when a redraw took the focus and nothing could take it
   quietFocus: false,  // the page moves the focus itself: a tile focused so is not selected (nor announced)
   shownSummary: null,  // the hand's end whose panel is on screen (its key), so that it takes the focus once
+  panelPick: null,  // the panel's action the page itself gave the focus (a redraw may pick again)
   wantRematch: null,  // the game whose "Play again" this page asked for (it goes to the next game when made)
   brought: false,  // the token resumed came from a seat link (#seat=): one that opens no seat gives way
   keptToken: null,  // the token this browser held before a seat link replaced it
@@ -548,7 +549,7 @@ function openGame(id) {
   }
   if (table.id !== id) {
     Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null, taken: null,
-      heard: 0, lostPlace: null, shownSummary: null });
+      heard: 0, lostPlace: null, shownSummary: null, panelPick: null });
     $("#summary").hidden = true;
   }
   table.moved = null;  // a move sent on a lost connection may not have arrived: the player may send it again
@@ -1156,7 +1157,9 @@ function renderSummary() {
   if (table.peek === key) { box.hidden = true; back.hidden = false; setModal(false); return; }
   table.peek = null;
   const opening = box.hidden || table.shownSummary !== key;
-  const focusAt = box.contains(document.activeElement) ? panelFocusables().indexOf(document.activeElement) : -1;
+  const was = box.contains(document.activeElement) ? document.activeElement : null;
+  const focusAt = was ? panelFocusables().indexOf(was) : -1;
+  const pickedByPage = was !== null && was === table.panelPick;  // (not moved there by the player)
   table.shownSummary = key;
   box.hidden = false;
   back.hidden = true;
@@ -1198,12 +1201,18 @@ function renderSummary() {
   // a hook for add-ons (the game review): the actions row is #summary-actions
   document.dispatchEvent(new CustomEvent("boneyard:summary", { detail: { game: state.game, summary, actions, you } }));
   setModal(true);
-  // the keyboard goes into the panel when it opens (Next hand, else its first action), and stays where it was
-  // in it when the panel is drawn again
+  // the keyboard goes into the panel when it opens (Next hand, else its first action); a redraw leaves it on
+  // the action the player moved it to (found again by what it does: a redraw may add one before it, as when a
+  // watcher is seated and gets Play again), and where the page put it, the page picks again (a watcher's panel
+  // had only "Look at the table"; seated, it has Next hand)
   const focusables = panelFocusables();
-  const target = focusAt >= 0 ? focusables[Math.min(focusAt, focusables.length - 1)]
-    : opening || focusLost()
-      ? $("#next-hand") || $("#summary-actions a, #summary-actions button") : null;
+  let target = null;
+  if (focusAt >= 0 && !pickedByPage) {
+    target = focusables.find((node) => actionKey(node) === actionKey(was)) || focusables[Math.min(focusAt, focusables.length - 1)];
+  } else if (opening || focusLost() || pickedByPage) {
+    target = $("#next-hand") || $("#summary-actions a, #summary-actions button");
+    table.panelPick = target;
+  }
   if (target) target.focus({ preventScroll: true });
 }
 
@@ -1213,6 +1222,11 @@ function setModal(on) {
     if (on) node.setAttribute("inert", "");
     else node.removeAttribute("inert");
   }
+}
+
+/** What an action of the hand's end panel does, to find it again once the panel is drawn anew. */
+function actionKey(node) {
+  return node.id || node.getAttribute("href") || node.textContent;
 }
 
 function panelFocusables() {
