@@ -36,6 +36,8 @@ def test_a_store_held_by_one_lock_refuses_a_second_until_it_is_released(db_url: 
         second.dispose()
 
 
+# uvicorn ends a server whose start-up failed with SystemExit(3) in the thread that runs it: that is the refusal
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_second_server_on_a_running_servers_store_does_not_start(db_url: str) -> None:
     with LiveServer(db_url) as running:
         assert running.server.started
