@@ -45,6 +45,15 @@ def test_flower_scorpion_table_shows_both_dice_pairs_and_their_tiles(tmp_path: P
     assert f"scorpion {scorpion[0]}+{scorpion[1]} (tile {max(scorpion)}-{min(scorpion)})" in text
 
 
+def test_the_house_rules_in_force_are_said_when_the_game_starts(tmp_path: Path) -> None:
+    game = boneyard.new_game("flower-scorpion", 2, seed=4, options={"score_floor": None, "long_pairs": "all_pairs"})
+    console = Console(record=True, width=120, force_terminal=False)
+    start_session(game, ["greedy"], 0, tmp_path / "g.boneyard.json", console, lambda prompt: "q").run()
+    assert "House rules: long_pairs=all_pairs, score_floor=none" in console.export_text()
+    plain = run_session("flower-scorpion", 2, 4, [], tmp_path)  # the default rules: nothing to say
+    assert "House rules" not in plain
+
+
 def test_pip_table_shows_direction_and_directional_effects(tmp_path: Path) -> None:
     seen = ""
     for seed in range(12):

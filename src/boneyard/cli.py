@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from boneyard.errors import BoneyardError, OptionError, RecordError
-from boneyard.options import parse_assignments
+from boneyard.options import parse_assignments, value_text
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import VARIANTS, find_variant, make_rules, variant_row
 from boneyard.state import Game
@@ -336,18 +336,11 @@ def variant_text(row: dict[str, Any], *, detail: bool) -> str:
         values = f"one of {', '.join(map(str, allowed))}" if allowed else spec["type"]
         if spec.get("nullable"):
             values += ", none" if allowed else ", or none for the variant's default"
-        lines.append(f"  {spec['name']}={_value_text(spec['default'])}   ({values})")
+        lines.append(f"  {spec['name']}={value_text(spec['default'])}   ({values})")
         if detail and spec["help"]:
             lines.extend(textwrap.wrap(spec["help"], width=76, initial_indent="      ", subsequent_indent="      ",
                                        break_long_words=False, break_on_hyphens=False))
     return "\n".join(lines)
-
-
-def _value_text(value: object) -> str:
-    """An option value as it is typed after ``-o NAME=``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "none" if value is None else str(value)
 
 
 @app.command()

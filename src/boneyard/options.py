@@ -61,6 +61,15 @@ def encode_value(value: object) -> object:
     return value
 
 
+def value_text(value: object) -> str:
+    """An option value as it is typed after ``-o NAME=`` (``true``, ``none``, ``7/5/5``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "/".join(map(str, value))
+    return "none" if value is None else str(value)
+
+
 def specs(cls: type) -> list[OptionSpec]:
     hints = typing.get_type_hints(cls)
     result = []
@@ -139,7 +148,8 @@ def _convert(spec: OptionSpec, value: object, where: str) -> object:
     reason = next((why for withheld, why in spec.withheld if withheld == value), None)
     if reason is not None:
         raise OptionError(f"{name}: {value!r} {reason}")
-    if value not in spec.choices or isinstance(value, bool):
+    # (a choice's own type only: 6.0 == 6 and True == 1 in Python, but neither is the whole number 6 or 1)
+    if type(value) not in {type(c) for c in spec.choices} or value not in spec.choices:
         allowed = ", ".join([str(c) for c in spec.choices] + (["none"] if spec.optional else []))
         raise OptionError(f"{name}: {value!r} is not allowed (choose from {allowed})")
     return value

@@ -18,7 +18,7 @@ from typing import Any
 from boneyard import jsontext
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Move
-from boneyard.options import non_defaults
+from boneyard.options import non_defaults, value_text
 from boneyard.rules.base import make_rules
 from boneyard.state import Dice, Game, HandLog, HandSetup, name_error
 from boneyard.tiles import parse_tiles
@@ -412,7 +412,7 @@ def replay_text(record: dict[str, Any]) -> str:
     lines = [f"{game.rules.title} — {', '.join(names)}"]
     options = non_defaults(game.rules.options)
     if options:
-        lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
+        lines.append("Options: " + ", ".join(f"{k}={value_text(v)}" for k, v in options.items()))
     width = min(24, max(12, *(len(name) for name in names)))  # the moves start in one column (names up to 24)
     for log in game.log:
         lines.append("")

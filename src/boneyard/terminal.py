@@ -31,6 +31,7 @@ from boneyard import record
 from boneyard.chance import game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Kind, Move
+from boneyard.options import non_defaults, value_text
 from boneyard.players.base import make_player
 from boneyard.render.text import LEGEND, describe_move, layout_lines, setup_draws_text
 from boneyard.state import Event, Game
@@ -493,6 +494,10 @@ class TerminalSession:
     def run(self) -> int:
         game = self.game
         self.say(HELP, style="dim")
+        house = non_defaults(game.rules.options)
+        if house:  # the house rules this game is played by (the table shows only the target)
+            self.say("House rules: " + ", ".join(f"{key}={value_text(value)}" for key, value in house.items()),
+                     highlight=False)
         if game.in_hand and not game.hand.events:
             self.say_hand_start()
         while not game.finished:

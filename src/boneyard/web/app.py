@@ -354,7 +354,8 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise _bad("'options' must be an object of KEY: VALUE")
-        options = {key: value for key, value in options.items() if value is not None and value != ""}
+        # an empty field is the lobby form's "default"; null is an option's "none", as a record writes it
+        options = {key: value for key, value in options.items() if value != ""}
         seed = checked_seed(body.get("seed"), "'seed'")
         hot_seat = body.get("hot_seat", False)
         if not isinstance(hot_seat, bool):
