@@ -163,6 +163,8 @@ def test_a_backup_taken_while_the_server_runs_and_a_copy_after_it_stops_hold_eve
         copied.dispose()
 
 
+# uvicorn ends a server whose start-up failed with SystemExit(3) in the thread that runs it: that is the refusal
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_second_server_on_the_same_store_leaves_the_first_servers_games_alone(db: str) -> None:
     """docs/web.md: where port 8000 is busy, ``play --web`` serves on a free port, from the same default store.
     That second server must not take up the running games of the first (refusing to start on a store another

@@ -381,9 +381,12 @@ def test_bad_options_name_the_key(options: dict[str, object], message: str) -> N
 
 
 def test_options_accept_text_as_given_on_a_command_line() -> None:
-    rules = make_rules("block", 4, {"set": "9", "partnerships": "on", "target": "150", "tie-rule": "no_score"})
+    rules = make_rules("block", 4, {"set": "9", "partnerships": "on", "target": "150",
+                                    "partnership-block": "lowest_hand"})
     options = rules.options
-    assert (options.set, options.partnerships, options.target, options.tie_rule) == (9, True, 150, "no_score")
+    assert (options.set, options.partnerships, options.target, options.partnership_block) == (9, True, 150,
+                                                                                               "lowest_hand")
+    assert make_rules("block", 3, {"tie-rule": "no_score"}).options.tie_rule == "no_score"
 
 
 @pytest.mark.parametrize("players", [0, 1, 5])

@@ -220,6 +220,19 @@ def test_the_end_panels_focus_stays_on_its_action_when_the_seat_comes_after_it_w
         page.context.close()
 
 
+def test_the_table_says_its_house_rules(server: Server, browser: Any) -> None:
+    made = server.post("/api/games", {"variant": "all-fives", "seats": [{"kind": "human"}, {"kind": "computer"}],
+                                      "options": {"spinner_mode": "none", "deal_sizes": "6"}})
+    page = open_page(browser, f"{server.url}/game/{made['id']}")
+    page.wait_for_selector("#house-rules:not([hidden])")
+    assert page.inner_text("#house-rules") == "House rules: spinner mode none · deal sizes 6"
+    plain = server.post("/api/games", {"variant": "all-fives", "seats": [{"kind": "human"}, {"kind": "computer"}]})
+    page.goto(f"{server.url}/game/{plain['id']}")
+    page.wait_for_selector("#hand .hand-tile")
+    assert page.locator("#house-rules").is_hidden()  # the variant's own rules: nothing more to say
+    page.context.close()
+
+
 def test_the_search_for_a_starting_tile_is_a_note_before_the_numbered_moves(server: Server, browser: Any) -> None:
     data = find_position("pip", 2, lambda g: g.in_hand and len(g.hand.setup_draws) > 2 and len(g.hand.events) >= 2)
     game_id = seat_table(server, data)

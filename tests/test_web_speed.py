@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("sqlalchemy")
 
 from boneyard.moves import Kind
+from boneyard.options import non_defaults
 from boneyard.render.geometry import hotspots, layout_geometry
 from boneyard.rules.base import VARIANTS
 from boneyard.view import SeatView, TableView
@@ -76,6 +77,7 @@ def whole_state(room: Room, seat: int | None) -> dict[str, Any]:
         "target": view.target,
         "hands_in_game": game.rules.hands_in_game,
         "lowest_wins": game.rules.lower_score_wins,
+        "options": non_defaults(game.rules.options),
         "dice": None if dice is None or (not in_hand and not game.log) else
         {"flower": list(dice.flower), "scorpion": list(dice.scorpion)},
         "pending": [list(pair) for pair in view.pending] if in_hand else [],

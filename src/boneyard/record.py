@@ -19,6 +19,7 @@ from boneyard import jsontext
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Move
 from boneyard.options import non_defaults, value_text
+from boneyard.render.text import winner_says
 from boneyard.rules.base import make_rules
 from boneyard.state import Dice, Game, HandLog, HandSetup, name_error
 from boneyard.tiles import parse_tiles
@@ -444,7 +445,7 @@ def replay_text(record: dict[str, Any]) -> str:
         if result is None:
             lines.append("  (hand in progress)")
             continue
-        who = _says(names[result.winner], "win") if result.winner is not None else "nobody wins"
+        who = winner_says(game, result.winner, "win") if result.winner is not None else "nobody wins"
         head = (f"  {result.end}: {who} the hand" if result.end != "unfinished"
                 else "  the game was won during the hand, which stops there")
         gained = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(result.hand_points) if p)
@@ -453,7 +454,7 @@ def replay_text(record: dict[str, Any]) -> str:
         lines.append("  Totals: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(totals)))
     lines.append("")
     if game.finished:
-        lines.append(f"Game over: {_says(names[game.winner], 'win') if game.winner is not None else 'a draw'} — "
+        lines.append(f"Game over: {winner_says(game, game.winner, 'win') if game.winner is not None else 'a draw'} — "
                      + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))
     else:
         lines.append("Game not finished: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))

@@ -33,7 +33,7 @@ from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, Reco
 from boneyard.moves import Kind, Move
 from boneyard.options import non_defaults, value_text
 from boneyard.players.base import make_player
-from boneyard.render.text import LEGEND, describe_move, layout_lines, setup_draws_text
+from boneyard.render.text import LEGEND, describe_move, layout_lines, setup_draws_text, side_name, sides, verb
 from boneyard.state import Event, Game
 from boneyard.tiles import MAX_PIPS, half_text, is_ascii_number
 from boneyard.view import SeatView
@@ -160,26 +160,6 @@ def stock_text(stock: int, out_of_play: int) -> str:
     if stock and out_of_play == stock:
         return f"{stock} out of play"
     return f"stock {stock}" + (f" ({out_of_play} never drawn)" if out_of_play else "")
-
-
-def sides(game: Game) -> list[tuple[int, ...]]:
-    """The scoring sides in seat order: one seat each, or the partnerships."""
-    found: list[tuple[int, ...]] = []
-    for seat in range(game.players):
-        side = tuple(sorted(game.rules.score_seats(seat)))
-        if side not in found:
-            found.append(side)
-    return found
-
-
-def side_name(game: Game, side: tuple[int, ...]) -> str:
-    return " and ".join(game.names[seat] for seat in side)
-
-
-def verb(game: Game, side: tuple[int, ...], word: str) -> str:
-    """``You win``, ``You and Computer 2 win``, ``Computer 1 wins``."""
-    plain = len(side) > 1 or game.names[side[0]] == "You"
-    return f"{side_name(game, side)} {word if plain else word + 's'}"
 
 
 def result_line(game: Game) -> str:
@@ -406,10 +386,11 @@ class TerminalSession:
         for side in groups:  # partners share their items: said once for the side
             own = sum(pips[s] for s in side)
             for item in next((result.scoring[s] for s in side if result.scoring[s]), []):
-                why = ""
-                if item.name == "domino":
+                why = ""  # the count shown where it is the rule's (else the blocked hand's sentence says how)
+                count = game.rules.pip_count(result.end) if item.name in ("domino", "block") else None
+                if count == "left":
                     why = f"{plural(sum(pips), 'pip')} left → "
-                elif item.name == "block":
+                elif count == "against":
                     why = f"{plural(own, 'pip')} against {plural(sum(pips) - own, 'pip')} → "
                 self.say(f"  {side_name(game, side)}: {item.name}: {why}{item.points:+d}", highlight=False)
         self.say("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)),

@@ -17,12 +17,16 @@ what happened before a hand's first tile, for the terminal and the web table ali
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.moves import Kind, Move
 from boneyard.tiles import Tile, half_text
+
+if TYPE_CHECKING:
+    from boneyard.state import Game
 
 #: what each mark of :func:`layout_lines` and the move list means
 LEGEND = """\
@@ -177,3 +181,30 @@ def setup_draws_text(names: Sequence[str], draws: Sequence[tuple[int, Tile]], vi
         drawn_tiles = f" ({', '.join(show(tile) for tile in tiles)})" if seat == viewer or open_hands else ""
         parts.append(f"{'you' if seat == viewer else names[seat]} {count}{drawn_tiles}")
     return f"Nobody held a starting tile, so they drew in turn: {', '.join(parts)}."
+
+
+# ------------------------------------------------------------------ the sides of a game, in words
+def sides(game: Game) -> list[tuple[int, ...]]:
+    """The scoring sides in seat order: one seat each, or the partnerships."""
+    found: list[tuple[int, ...]] = []
+    for seat in range(game.players):
+        side = tuple(sorted(game.rules.score_seats(seat)))
+        if side not in found:
+            found.append(side)
+    return found
+
+
+def side_name(game: Game, side: tuple[int, ...]) -> str:
+    """``Ann``, ``Ann and Cid``."""
+    return " and ".join(game.names[seat] for seat in side)
+
+
+def verb(game: Game, side: tuple[int, ...], word: str) -> str:
+    """``You win``, ``You and Computer 2 win``, ``Computer 1 wins``: the verb agrees with the side."""
+    plain = len(side) > 1 or game.names[side[0]].casefold() == "you"
+    return f"{side_name(game, side)} {word if plain else word + 's'}"
+
+
+def winner_says(game: Game, seat: int, word: str) -> str:
+    """The side of ``seat`` doing ``word``: ``Ann wins``, or in partnerships ``Ann and Cid win``."""
+    return verb(game, tuple(sorted(game.rules.score_seats(seat))), word)

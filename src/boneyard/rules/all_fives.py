@@ -16,6 +16,7 @@ from boneyard.layout import Placed, Role
 from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     LeadCaller,
+    PipCount,
     Rules,
     check_deal_fits,
     end_name,
@@ -165,7 +166,19 @@ class AllFives(Rules):
         split = self.options.tie_rule == "split_3p" and self.players == 3
         tie = ("two players tied for lowest split the third player's pips" if split
                else "a tie for lowest gets no bonus")
-        return f"the lowest pip total wins; {tie}"
+        opts = self.options
+        if opts.end_scoring == "each_subtracts_own":
+            return f"the lowest pip total wins; everyone loses his own pips, rounded to five; {tie}"
+        minus = " and scores the others' pips less its own, rounded to five (at least 0)"
+        return f"the lowest pip total wins{minus if opts.blocked_score == 'opponents_minus_own' else ''}; {tie}"
+
+    def pip_count(self, end: str) -> PipCount | None:
+        opts = self.options
+        if opts.end_scoring != "winner_takes" or opts.bonus_rounding != "total":
+            return None
+        if end == "domino":
+            return "left"
+        return "against" if opts.blocked_score == "opponents_total" else None
 
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         opts = self.options

@@ -8,7 +8,7 @@ calls.  ``register`` puts it in :data:`VARIANTS`; :func:`find_variant` looks nam
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from boneyard.errors import BoneyardError, OptionError, VariantError
 from boneyard.layout import Face, Layout, Placed, Role
@@ -233,6 +233,13 @@ class Rules:
         summary says it beside the hands, so that a tie-break or a rule other than the lowest total is seen)."""
         raise NotImplementedError
 
+    def pip_count(self, end: str) -> PipCount | None:
+        """What the winner of a hand that ended so (``domino``, ``blocked``) scores, where it is a count of pips
+        (rounded as the variant rounds), so that a summary may show it: ``"left"``, every pip left in the hands
+        ("68 pips left -> +68"); ``"against"``, the pips of the other hands ("18 pips against 52 -> +52"); None
+        where the options in force count otherwise (the sentence of :meth:`blocked_rule` says how)."""
+        return None
+
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         raise NotImplementedError
 
@@ -252,6 +259,9 @@ def call_lead(hands: Iterable[Sequence[Tile]], top: int) -> tuple[int, Tile]:
         return seat, next(tile for tile in dealt[seat] if tile.is_double and tile.high == number)
     return seat, max(dealt[seat], key=heaviness)
 
+
+#: a hand's count that a summary may show (:meth:`Rules.pip_count`)
+PipCount = Literal["left", "against"]
 
 #: a rule that calls a hand's lead from the deal: the seat and the tile that lead (``None``: the deal is redealt)
 LeadCaller = Callable[[Sequence[Sequence[Tile]]], "tuple[int, Tile] | None"]

@@ -6,6 +6,7 @@ opponents' hands (``blocked_score`` selects the other counts for blocked hands).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -15,6 +16,7 @@ from boneyard.options import DealSizes, option, target_option
 from boneyard.rules.base import (
     LeadCaller,
     Lightness,
+    PipCount,
     Rules,
     check_deal_fits,
     end_name,
@@ -37,6 +39,13 @@ from boneyard.tiles import Tile, double_set
 FirstLead = Literal["call_highest_double", "random_player_any_tile"]
 BlockedScore = Literal["opponents_total", "opponents_minus_own", "sum_of_differences", "all_pips"]
 PartnershipBlock = Literal["side_total", "lowest_hand"]
+#: what the winner of a blocked hand scores, said after "the lowest pip total wins" (the default says nothing more)
+BLOCKED_COUNT: dict[str, str] = {
+    "opponents_total": "",
+    "opponents_minus_own": " and scores the others' pips less its own (at least 0)",
+    "sum_of_differences": " and scores its difference to each other hand, added up",
+    "all_pips": " and scores every hand's pips, its own too",
+}
 
 
 def partnership_blocked_side(pips: Sequence[int], rule: PartnershipBlock) -> int | None:
@@ -138,6 +147,12 @@ class Block(Rules):
             raise OptionError(f"option 'partnerships' needs 4 players, not {self.players}")
         if self.partnership_rule() != "side_total" and not opts.partnerships:
             raise OptionError("option 'partnership_block' applies only with partnerships=true")
+        if opts.partnerships:  # (C12 scores a blocked partnership hand itself: partnership_block decides it)
+            defaults = {fld.name: fld.default for fld in dataclasses.fields(opts)}
+            for name in ("tie_rule", "blocked_score"):
+                if getattr(opts, name) != defaults[name]:
+                    raise OptionError(f"option {name!r} applies only without partnerships "
+                                      "(partnership_block decides a blocked partnership hand)")
         self.top = opts.set
         self.target = 100 if opts.target is None else opts.target
         self.immediate_win = opts.win_check == "immediate"
@@ -181,11 +196,20 @@ class Block(Rules):
     def blocked_rule(self) -> str:
         if self.options.partnerships:
             if self.partnership_rule() == "side_total":
-                return "the side whose two hands hold fewer pips wins; equal totals score nothing"
-            return "the side of the player holding the fewest pips wins; a tie between the sides scores nothing"
+                return ("the side whose two hands hold fewer pips wins and scores the pips of all four hands; equal "
+                        "totals score nothing")
+            return ("the side of the player holding the fewest pips wins and scores the pips of all four hands; a tie "
+                    "between the sides scores nothing")
         lightest = self.options.tie_rule == "lightest_tile"
         tie = "a tie goes to the tied player holding the lightest single tile" if lightest else "a tie scores nothing"
-        return f"the lowest pip total wins; {tie}"
+        return f"the lowest pip total wins{BLOCKED_COUNT[self.options.blocked_score]}; {tie}"
+
+    def pip_count(self, end: str) -> PipCount | None:
+        # a domino and a partnership's block score every pip left, partners' too; a block, by blocked_score
+        count = self.options.blocked_score
+        if end == "domino" or self.options.partnerships or count == "all_pips":
+            return "left"
+        return "against" if count == "opponents_total" else None
 
     def partnership_rule(self) -> PartnershipBlock:
         """The blocked-hand rule of a partnership game (C12; Draw, which shares this class, has the option too)."""

@@ -50,6 +50,7 @@ from starlette.websockets import WebSocketState
 from boneyard import jsontext, record
 from boneyard.chance import MAX_SEED, seed_error
 from boneyard.errors import BoneyardError
+from boneyard.options import specs
 from boneyard.player_stats import Stats
 from boneyard.players.base import LEVELS, load_levels
 from boneyard.render.geometry import PIP_POSITIONS, PIP_RADIUS, layout_geometry
@@ -354,8 +355,11 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise _bad("'options' must be an object of KEY: VALUE")
-        # an empty field is the lobby form's "default"; null is an option's "none", as a record writes it
-        options = {key: value for key, value in options.items() if value != ""}
+        # an empty field is the lobby form's "default" for an option the variant has (an unknown name is still
+        # refused by name); null is an option's "none", as a record writes it
+        known = {spec.name for spec in specs(cls.Options)}
+        options = {key: value for key, value in options.items()
+                   if value != "" or str(key).replace("-", "_") not in known}
         seed = checked_seed(body.get("seed"), "'seed'")
         hot_seat = body.get("hot_seat", False)
         if not isinstance(hot_seat, bool):

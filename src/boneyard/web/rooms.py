@@ -89,9 +89,9 @@ SendText = Callable[[str], Awaitable[None]]
 #: own, the rest are the same for every connection and encoded once per broadcast.
 STATE_KEYS: Final = ("type", "game", "variant", "title", "version", "hand_number", "you", "players", "hand", "legal",
                      "can_draw", "can_pass", "gives", "turn", "direction", "stock", "out_of_play", "target",
-                     "hands_in_game", "lowest_wins", "dice", "pending", "in_hand", "finished", "winner", "invite_only",
-                     "hot_seat", "rematch", "table", "hotspots", "history", "last", "can_undo", "summary", "count",
-                     "last_tile", "log", "owed", "ends", "public_log")
+                     "hands_in_game", "lowest_wins", "options", "dice", "pending", "in_hand", "finished", "winner",
+                     "invite_only", "hot_seat", "rematch", "table", "hotspots", "history", "last", "can_undo",
+                     "summary", "count", "last_tile", "log", "owed", "ends", "public_log")
 SEAT_KEYS: Final = frozenset({"you", "hand", "legal", "can_draw", "can_pass", "gives", "table", "hotspots", "history",
                               "last", "can_undo", "log", "public_log"})
 
@@ -448,7 +448,8 @@ class Room:
                              else None, "claimed": seat.token_hash is not None, "score": score}
                             for seat, score in zip(self.seats, game.scores, strict=True)],
                 "hand_number": len(game.log), "moves": self.moves, "finished": game.finished,
-                "winner": game.winner, "invite_only": self.invite_hash is not None, "hot_seat": self.hot_seat}
+                "winner": game.winner, "invite_only": self.invite_hash is not None, "hot_seat": self.hot_seat,
+                "options": non_defaults(game.rules.options)}
 
     @property
     def shared_screen(self) -> bool:
@@ -508,6 +509,7 @@ class Room:
             "target": view.target,
             "hands_in_game": game.rules.hands_in_game,
             "lowest_wins": game.rules.lower_score_wins,
+            "options": non_defaults(game.rules.options),  # the house rules in force (JSON values, as a record's)
             "dice": None if dice is None or (not in_hand and not game.log) else
             {"flower": list(dice.flower), "scorpion": list(dice.scorpion)},
             "pending": [list(pair) for pair in view.pending] if in_hand else [],

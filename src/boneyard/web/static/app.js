@@ -973,6 +973,11 @@ function renderInfo() {
     facts.push(`Double ${box ? box.tile : `on tile ${owed.tile}`} owes ${plural(owed.plays, "more play")}`);
   }
   $("#facts").textContent = facts.join(" · ");
+  // the house rules this table plays by (the options that differ from the variant's defaults), as the lobby names them
+  const house = Object.entries(state.options || {});
+  $("#house-rules").hidden = !house.length;
+  $("#house-rules").textContent = house.length ? `House rules: ${house.map(([name, value]) =>
+    `${name.replaceAll("_", " ")} ${value === null ? "none" : defaultText(value)}`).join(" · ")}` : "";
   const stock = h("li", { class: "stock-pile", "aria-label": stockText(state.stock, state.out_of_play, true) },
     pileSvg(state.stock), h("span", { class: "tiles", id: "stock-count", "data-count": state.stock,
       text: stockText(state.stock, state.out_of_play, false) }));
