@@ -19,7 +19,7 @@ from boneyard import jsontext
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Move
 from boneyard.options import non_defaults, value_text
-from boneyard.render.text import winner_says
+from boneyard.render.text import scoring_parts, winner_says
 from boneyard.rules.base import make_rules
 from boneyard.state import Dice, Game, HandLog, HandSetup, name_error
 from boneyard.tiles import parse_tiles
@@ -434,8 +434,7 @@ def replay_text(record: dict[str, Any]) -> str:
         for number, event in enumerate(log.events, 1):
             text = f"  {number:3}. {names[event.seat]:<{width}} {event.move}"
             if event.scoring:
-                parts = ", ".join(f"{item.name} {item.points:+d}" for item in event.scoring)
-                text += f"   {parts} = {event.points:+d}"
+                text += f"   {', '.join(scoring_parts(event, game.rules.points_limit))} = {event.points:+d}"
             lines.append(text)
             hand_notes = notes[log.number - 1] if log.number <= len(notes) else []
             note = hand_notes[number - 1] if number <= len(hand_notes) else None

@@ -33,7 +33,16 @@ from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, Reco
 from boneyard.moves import Kind, Move
 from boneyard.options import non_defaults, value_text
 from boneyard.players.base import make_player
-from boneyard.render.text import LEGEND, describe_move, layout_lines, setup_draws_text, side_name, sides, verb
+from boneyard.render.text import (
+    LEGEND,
+    describe_move,
+    layout_lines,
+    scoring_parts,
+    setup_draws_text,
+    side_name,
+    sides,
+    verb,
+)
 from boneyard.state import Event, Game
 from boneyard.tiles import MAX_PIPS, half_text, is_ascii_number
 from boneyard.view import SeatView
@@ -310,10 +319,7 @@ class TerminalSession:
         move = event.move
         text = f"{name}: {describe_move(move, game.layout) if move.kind != Kind.PLAY else move}"
         if event.scoring:
-            parts = [f"{item.name.replace('-', ' ')} {item.points:+d}" for item in event.scoring]
-            limited = event.points - sum(item.points for item in event.scoring)
-            if limited:  # the items are worth more (or less) than the score may move: say what held it
-                parts.append(f"{game.rules.points_limit or 'limit'} {limited:+d}")
+            parts = scoring_parts(event, game.rules.points_limit, lambda name: name.replace("-", " "))
             text += f"  —  {', '.join(parts)} = {event.points:+d}"
         self.say(text, style="yellow" if event.scoring else "", highlight=False)
         effect = self.directional_effect(event)

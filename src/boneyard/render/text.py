@@ -26,7 +26,7 @@ from boneyard.moves import Kind, Move
 from boneyard.tiles import Tile, half_text
 
 if TYPE_CHECKING:
-    from boneyard.state import Game
+    from boneyard.state import Event, Game
 
 #: what each mark of :func:`layout_lines` and the move list means
 LEGEND = """\
@@ -208,3 +208,14 @@ def verb(game: Game, side: tuple[int, ...], word: str) -> str:
 def winner_says(game: Game, seat: int, word: str) -> str:
     """The side of ``seat`` doing ``word``: ``Ann wins``, or in partnerships ``Ann and Cid win``."""
     return verb(game, tuple(sorted(game.rules.score_seats(seat))), word)
+
+
+def scoring_parts(event: Event, limit: str, name: Callable[[str], str] = str) -> list[str]:
+    """A move's scoring items as ``["double-header +2", "approach cap -1"]``: each item at its face value, then
+    what held the score back (``limit``: the rules' ``points_limit``, Bergen's approach cap or Flower &
+    Scorpion's floor) where the move moved the score by less (or more) than its items, so the parts add up."""
+    parts = [f"{name(item.name)} {item.points:+d}" for item in event.scoring]
+    limited = event.points - sum(item.points for item in event.scoring)
+    if limited:
+        parts.append(f"{limit or 'limit'} {limited:+d}")
+    return parts
