@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from boneyard.rules.all_fives import AllFives
 from boneyard.state import Game
 from boneyard.web.narrate import hand_log
+from tests.test_audit_referee22d import shared_game_record
 from tests.test_browser import Server, browser, open_page, server
 from tests.test_browser_fit import find_position, finished_game, seat_table
 
@@ -230,6 +232,16 @@ def test_the_table_says_its_house_rules(server: Server, browser: Any) -> None:
     page.goto(f"{server.url}/game/{plain['id']}")
     page.wait_for_selector("#hand .hand-tile")
     assert page.locator("#house-rules").is_hidden()  # the variant's own rules: nothing more to say
+    page.context.close()
+
+
+def test_a_shared_pip_win_is_said_so_at_game_over(server: Server, browser: Any, tmp_path: Path) -> None:
+    data = shared_game_record(tmp_path)  # seven players; two share the lowest total (PIP-20)
+    game_id = server.post("/api/records", {"record": data})["id"]
+    page = open_page(browser, f"{server.url}/game/{game_id}?watch")
+    page.wait_for_selector("#summary-title >> text=Game over")
+    names = data["players"]
+    assert page.inner_text("#summary-title") == f"Game over — {names[3]} and {names[4]} share the win"
     page.context.close()
 
 

@@ -102,7 +102,7 @@ class Stats:
         for tally in tallies:
             if game.finished:
                 tally.games += 1
-                tally.won += game.winner is not None and game.winner in side
+                tally.won += bool(side & set(rules.game_winners(game.winner, game.scores)))
             else:
                 tally.unfinished += 1
         for number, log in enumerate(game.log):

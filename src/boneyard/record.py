@@ -19,7 +19,7 @@ from boneyard import jsontext
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Move
 from boneyard.options import non_defaults, value_text
-from boneyard.render.text import scoring_parts, winner_says
+from boneyard.render.text import game_result_says, scoring_parts, winner_says
 from boneyard.rules.base import make_rules
 from boneyard.state import Dice, Game, HandLog, HandSetup, name_error
 from boneyard.tiles import parse_tiles
@@ -453,7 +453,7 @@ def replay_text(record: dict[str, Any]) -> str:
         lines.append("  Totals: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(totals)))
     lines.append("")
     if game.finished:
-        lines.append(f"Game over: {winner_says(game, game.winner, 'win') if game.winner is not None else 'a draw'} — "
+        lines.append(f"Game over: {game_result_says(game)} — "
                      + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))
     else:
         lines.append("Game not finished: " + ", ".join(f"{names[s]} {score}" for s, score in enumerate(game.scores)))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from boneyard.errors import BoneyardError, IllegalMoveError, OptionError
 from boneyard.layout import Layout, Placed, Role
 from boneyard.moves import Kind, Move
-from boneyard.tiles import MAX_PIPS, Tile, half_text
+from boneyard.tiles import LETTERS, MAX_PIPS, Tile, half_text
 
 if TYPE_CHECKING:
     from boneyard.chance import Chance
@@ -509,6 +509,10 @@ class Game:
             if move.target > len(self.layout):
                 return f"there is no tile {move.target} on the table ({len(self.layout)} placed)"
             face = self.layout.face_for(move.target, move.half)
+            if face is None and move.half in LETTERS and move.tile is not None:  # (PIP-13: S-W written letter first)
+                joins = half_text(move.tile.other_half(move.half))
+                return (f"a letter half never joins the layout: the {joins} half joins and the letter faces out, "
+                        f"{joins}-{half_text(move.half)}@{move.target}")
             if face is None:
                 return f"tile {move.target} has no open {half_text(move.half)} end"
             target = self.rules.play_target(self)

@@ -36,6 +36,7 @@ from boneyard.players.base import make_player
 from boneyard.render.text import (
     LEGEND,
     describe_move,
+    game_result_says,
     layout_lines,
     scoring_parts,
     setup_draws_text,
@@ -175,11 +176,11 @@ def result_line(game: Game) -> str:
     """The end of a game in words: ``You and Computer 2 win, 131 to 14``."""
     groups = sides(game)
     if game.winner is None:  # the best total shared (PIP: "they share the win")
-        best = (min if game.rules.lower_score_wins else max)(game.scores[s[0]] for s in groups)
-        tied = [s for s in groups if game.scores[s[0]] == best]
+        sharing = set(game.rules.game_winners(game.winner, game.scores))
+        tied = [s for s in groups if sharing & set(s)]
         rest = ", ".join(f"{side_name(game, s)} {game.scores[s[0]]}" for s in groups if s not in tied)
-        return (f"{' and '.join(side_name(game, s) for s in tied)} share the win with {best}"
-                + (f" ({rest})" if rest else ""))
+        best = f" with {game.scores[tied[0][0]]}" if tied else ""
+        return (f"{game_result_says(game)}{best}" + (f" ({rest})" if rest else ""))
     won = next(s for s in groups if game.winner in s)
     others = [s for s in groups if s != won]
     if len(others) == 1:

@@ -205,6 +205,17 @@ def verb(game: Game, side: tuple[int, ...], word: str) -> str:
     return f"{side_name(game, side)} {word if plain else word + 's'}"
 
 
+def game_result_says(game: Game) -> str:
+    """Who won the finished game: ``Ann wins``, ``Ann and Cid win``, ``Bob and Dee share the win`` (PIP's equal
+    lowest totals, PIP-20), or ``a draw`` where nobody did."""
+    won = game.rules.game_winners(game.winner, game.scores)
+    if not won:
+        return "a draw"
+    if game.winner is None:
+        return f"{' and '.join(game.names[seat] for seat in won)} share the win"
+    return verb(game, won, "win")
+
+
 def winner_says(game: Game, seat: int, word: str) -> str:
     """The side of ``seat`` doing ``word``: ``Ann wins``, or in partnerships ``Ann and Cid win``."""
     return verb(game, tuple(sorted(game.rules.score_seats(seat))), word)

@@ -224,6 +224,11 @@ class Rules:
         """The seats whose score a seat's points go to (both partners in a partnership)."""
         return (seat,)
 
+    def game_winners(self, winner: int | None, scores: Sequence[int]) -> tuple[int, ...]:
+        """The seats that won a finished game whose ``winner`` (``Game.winner``) and totals are these: the winner's
+        side (both partners in a partnership), empty where nobody won.  PIP's equal lowest totals share the win."""
+        return tuple(sorted(self.score_seats(winner))) if winner is not None else ()
+
     # ------------------------------------------------------------ ends
     def end_hand(self, game: Game, end: str, seat: int | None) -> HandResult:
         raise NotImplementedError

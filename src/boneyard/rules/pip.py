@@ -244,7 +244,6 @@ class Pip(Rules):
     def game_over(self, game: Game, hand_ended: bool) -> tuple[bool, int | None]:
         return pip_game_over(game.scores, game.hand.number, hand_ended)
 
-    @staticmethod
-    def winners(game: Game) -> list[int]:
-        """The seats with the lowest total (PIP-20: equal lowest totals share the win)."""
-        return lowest_seats(game.scores)
+    def game_winners(self, winner: int | None, scores: Sequence[int]) -> tuple[int, ...]:
+        """The seats with the lowest total (PIP-20: equal lowest totals share the win; ``Game.winner`` is None)."""
+        return (winner,) if winner is not None else tuple(lowest_seats(scores))

@@ -47,7 +47,7 @@ class Played:
 
     winner: int | None
     scores: list[int]
-    winners: tuple[int, ...]  #: the winning side (both partners in a partnership), empty without a winner
+    winners: tuple[int, ...]  #: who won (Rules.game_winners): a side, PIP's shared lowest totals, or nobody
     hands: int
     blocked_hands: int
     placements: int
@@ -144,8 +144,8 @@ def played_of(game: Game) -> Played:
     """What a finished reference game came to."""
     events = [event for log in game.log for event in log.events]
     blocked = sum(log.result is not None and log.result.end == "blocked" for log in game.log)
-    winners = game.rules.score_seats(game.winner) if game.winner is not None else ()
-    return Played(game.winner, list(game.scores), tuple(winners), len(game.log), blocked,
+    winners = game.rules.game_winners(game.winner, game.scores)
+    return Played(game.winner, list(game.scores), winners, len(game.log), blocked,
                   sum(event.move.kind <= Kind.PLAY for event in events), len(events), "reference")
 
 
@@ -238,7 +238,7 @@ def _play_fast_game(game: FastGame, rules: Rules, seed: int, players: Sequence[P
             moves += 1
         placements += game.placed
         blocked += game.last_end == "blocked"
-    winners = rules.score_seats(game.winner) if game.winner is not None else ()
-    return Played(game.winner, list(game.scores), tuple(winners), game.hand_number, blocked, placements, moves,
+    winners = rules.game_winners(game.winner, game.scores)
+    return Played(game.winner, list(game.scores), winners, game.hand_number, blocked, placements, moves,
                   "fast")
 

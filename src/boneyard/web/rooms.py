@@ -606,6 +606,7 @@ class Room:
             "names": names,
             "game_over": game.finished,
             "game_winner": game.winner,
+            "game_winners": list(game.rules.game_winners(game.winner, game.scores)) if game.finished else [],
         }
 
     # ------------------------------------------------------------ connections

@@ -905,6 +905,19 @@ function teams(state) {
 }
 
 /** "You win", "Ann wins", "You and Zoë win": the seat's side (its partners too) and the verb. */
+/** Who won the game: "You win", "Ann and Cid win", "Bob and Dee share the win" (PIP's equal lowest totals), or
+ * "a draw" where nobody did. */
+function gameResult(state, summary) {
+  if (summary.game_winner !== null) return sideSays(state, summary.game_winner, "win");
+  const shared = summary.game_winners || [];
+  if (!shared.length) return "a draw";
+  const mine = viewer(state);
+  const names = shared.map((s) => (s === mine ? "You" : state.players[s].name));
+  const you = names.indexOf("You");
+  if (you > 0) names.unshift(...names.splice(you, 1));
+  return `${names.join(" and ")} share the win`;
+}
+
 function sideSays(state, seat, verb) {
   const side = state.players[seat]?.side || [seat];
   const mine = viewer(state);
@@ -1171,7 +1184,7 @@ function renderSummary() {
   const names = summary.names;
   const you = state.you;
   const title = summary.game_over
-    ? `Game over — ${summary.game_winner !== null ? sideSays(state, summary.game_winner, "win") : "a draw"}`
+    ? `Game over — ${gameResult(state, summary)}`
     : `Hand ${summary.hand_number} over (${summary.end}) — ${summary.winner === null ? "nobody wins"
       : sideSays(state, summary.winner, "win")} the hand`;
   const rows = names.map((name, seat) => h("tr", { "data-seat": seat },
