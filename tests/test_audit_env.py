@@ -138,10 +138,25 @@ def test_rewards_add_up_to_the_final_scores_or_the_win(variant: str, players: in
     game = raw_env(variant, players, options=options, seed=8, reward="win")
     game.reset()
     totals = play_out(game, 1)
-    winners = set(game.rules.score_seats(game.winner)) if game.winner is not None else set()
+    winners = set(game.rules.game_winners(game.winner, game.scores))
     assert totals == {
         agent: (1.0 if seat in winners else -1.0) if winners else 0.0 for seat, agent in enumerate(game.possible_agents)
     }
+
+
+def test_a_shared_pip_win_rewards_every_seat_that_shares_it() -> None:
+    # seven players, random moves from seed 1: seats 3 and 6 end on the lowest total, 165 (PIP-20: they share it)
+    game = raw_env("pip", 7, seed=55, reward="win")
+    game.reset()
+    rng = np.random.default_rng(1)
+    totals = dict.fromkeys(game.possible_agents, 0.0)
+    for agent in game.agent_iter():
+        observation, reward, terminated, truncated, _ = game.last()
+        totals[agent] += reward
+        game.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    low = min(game.scores)
+    assert game.winner is None and [seat for seat, score in enumerate(game.scores) if score == low] == [3, 6]
+    assert totals == {agent: 1.0 if seat in (3, 6) else -1.0 for seat, agent in enumerate(game.possible_agents)}
 
 
 def test_truncation_after_max_moves_for_every_agent() -> None:

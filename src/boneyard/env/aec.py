@@ -371,7 +371,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self.rewards = self._zero_rewards.copy()
         truncated = not finished and self.max_moves is not None and self.moves >= self.max_moves
         if finished:
-            winners = set(self.rules.score_seats(winner)) if winner is not None else set()
+            winners = set(self.rules.game_winners(winner, scores))  # (PIP's equal lowest totals share the win)
             for other, name in enumerate(agents):
                 if self.reward_mode == "win" and winners:
                     self.rewards[name] = 1.0 if other in winners else -1.0
