@@ -13,6 +13,8 @@ replays exactly.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -545,7 +547,20 @@ class Game:
         """What a placement would score for the player on turn, from public state only."""
         if move.tile is None or not move.is_placement:
             return (), 0
+        with self._tried(move) as placed:
+            return self.rules.score_play(self, self.turn, placed)
+
+    def ends_after(self, move: Move) -> list[int]:
+        """The values of the open ends once the placement ``move`` is made, as the layout opens them (a spinner's
+        sides, a double's toes, a hub's faces), from public state only; the layout is left as it was."""
+        with self._tried(move):
+            return [face.value for face in self.layout.open_ends()]
+
+    @contextmanager
+    def _tried(self, move: Move) -> Iterator[Placed]:
+        """The placement ``move`` put on the layout for a look, and taken off again."""
         tile = move.tile
+        assert tile is not None
         rules = self.rules
         if move.kind == Kind.LEAD:
             role = rules.double_role(self, tile, True) if tile.is_double else Role.LINE
@@ -554,6 +569,6 @@ class Game:
             role = rules.double_role(self, tile, False) if tile.is_double else Role.LINE
             placed = self.layout.place(tile, move.half, move.target, role)
         try:
-            return rules.score_play(self, self.turn, placed)
+            yield placed
         finally:
             self.layout.pop()

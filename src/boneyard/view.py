@@ -141,6 +141,10 @@ class TableView:
         """What a placement would score now (computed from the public layout only)."""
         return self._game.play_points(move)
 
+    def ends_after(self, move: Move) -> list[int]:
+        """The values of the open ends once the placement ``move`` is made (from the public layout only)."""
+        return self._game.ends_after(move)
+
 
 class SeatView(TableView):
     """The game as seen from ``seat``: the public state and that seat's own hand and moves."""

@@ -157,18 +157,9 @@ def _suits_opened_by(view: SeatView, seats: list[int]) -> set[int]:
 
 
 def _ends_after(view: SeatView, move: Move) -> list[int]:
-    """The values of the open ends once ``move`` is made (the layout is only read)."""
-    layout = view.layout
-    tile = move.tile
-    assert tile is not None
-    if move.kind == Kind.LEAD:
-        return [half for half in tile.halves if half not in LETTERS]
-    face = layout.face_for(move.target, move.half)
-    ends = [f.value for f in layout.open_ends() if f is not face]
-    out = tile.other_half(move.half) if not tile.is_double else tile.high
-    if out not in LETTERS:
-        ends.append(out)
-    return ends
+    """The numbers of the open ends once ``move`` is made, as the layout opens them (an All Fives spinner's two
+    sides, a Double Bergen lead's four faces, PIP's toes); a letter faces out and is no end to follow."""
+    return [value for value in view.ends_after(move) if value not in LETTERS]
 
 
 class HeuristicPlayer:
