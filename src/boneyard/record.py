@@ -471,25 +471,35 @@ def _signed(number: float) -> str:
 
 
 def annotation_text(note: dict[str, Any], move: str = "") -> str:
-    """One move's annotation in words: mark, value, the better move (unless it is ``move``), hindsight, comment."""
+    """One move's annotation in words, on one line: mark, value, the better move (unless it is ``move``),
+    hindsight, comment.  Text from another tool has its line breaks folded into spaces, so it cannot pass for
+    a move line; a number is an int or a float (never ``true``)."""
     parts = []
     if "mark" in note:
-        parts.append(str(note["mark"]))
-    if isinstance(note.get("value"), (int, float)):
+        parts.append(_one_line(note["mark"]))
+    if _is_number(note.get("value")):
         parts.append(f"value {_signed(note['value'])}")
     if "best" in note and note["best"] != move:
-        best = f"best {note['best']}"
-        if isinstance(note.get("best_value"), (int, float)):
+        best = f"best {_one_line(note['best'])}"
+        if _is_number(note.get("best_value")):
             best += f" {_signed(note['best_value'])}"
         interval = note.get("interval")
-        if isinstance(interval, list) and len(interval) == 2 and all(isinstance(x, (int, float)) for x in interval):
+        if isinstance(interval, list) and len(interval) == 2 and all(_is_number(x) for x in interval):
             best += f" (difference {_signed(interval[0])} to {_signed(interval[1])})"
         parts.append(best)
-    if isinstance(note.get("open_hands"), (int, float)):
+    if _is_number(note.get("open_hands")):
         parts.append(f"open hands (hindsight) {_signed(note['open_hands'])}")
     if note.get("comment"):
-        parts.append(str(note["comment"]))
+        parts.append(_one_line(note["comment"]))
     return "» " + "; ".join(parts)
+
+
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split())
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 __all__ = ["FORMAT", "annotation_text", "annotations_of", "dumps", "game_json", "human_seat", "keep_annotations",

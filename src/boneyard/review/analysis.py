@@ -671,7 +671,7 @@ def reason(view: SeatView, best: Move, played: Move, est: Estimate | None = None
     new_voids = [void for void in a.voids if void not in b.voids]
     if new_voids:
         seat, suit = new_voids[0]
-        return f"{best} leaves a {suit} open that {view.names[seat]} has shown not to hold"
+        return f"{best} leaves {_a(suit)} open that {view.names[seat]} {_lacks(_passes(view), seat, suit)}"
     if a.suits_kept > b.suits_kept:
         return f"{best} keeps {a.suits_kept} suits in hand, {played} only {b.suits_kept}"
     if est is not None:  # the share of the deals in which the rest of the hand brings more than it costs
@@ -844,18 +844,31 @@ def _void_note(view: SeatView, info: Inference, passes: dict[tuple[int, int], st
 
 
 def _partner_reason(view: SeatView, info: Inference, best: Move, played: Move) -> str:
-    """In partnerships: the move played left open a suit the partner has shown not to hold, the best did not."""
-    partners = [seat for seat in heuristic.side_of(view, view.seat) if seat != view.seat]
+    """In partnerships: the move played left open a suit the partner cannot hold (and some opponent may), the
+    best did not.  "Has shown not to hold" only where the partner passed or drew on that suit; a void known by
+    counting the tiles is "cannot hold"."""
+    side = heuristic.side_of(view, view.seat)
+    partners = [seat for seat in side if seat != view.seat]
     if not partners or not played.is_placement:
         return ""
+    opponents = [seat for seat in range(len(view.names)) if seat not in side]
     left_open = _ends_after(view, info, played)
     closed = set(_ends_after(view, info, best)) if best.is_placement else set()
+    passes: dict[tuple[int, int], str] | None = None
     for suit in left_open:
+        if suit in closed or all(info.lacks(seat, suit) for seat in opponents):
+            continue  # a suit nobody else can follow either is closed for both sides
         for partner in partners:
-            if suit not in closed and info.lacks(partner, suit):
-                return (f"{played} left a {suit} open, and your partner {view.names[partner]} has shown not to "
-                        f"hold a {suit}")
+            if info.lacks(partner, suit):
+                passes = _passes(view) if passes is None else passes
+                return (f"{played} left {_a(suit)} open, and your partner {view.names[partner]} "
+                        f"{_lacks(passes, partner, suit)}")
     return ""
+
+
+def _lacks(passes: dict[tuple[int, int], str], seat: int, suit: int) -> str:
+    """``has shown not to hold a 4`` where ``seat`` passed or drew on 4s, else ``cannot hold a 4`` (counted)."""
+    return f"has shown not to hold {_a(suit)}" if (seat, suit) in passes else f"cannot hold {_a(suit)}"
 
 
 def _ends_after(view: SeatView, info: Inference, move: Move) -> list[int]:
