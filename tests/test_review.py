@@ -414,14 +414,16 @@ def test_open_hands_solves_through_the_draws_exactly() -> None:
 
 
 #: the two ways the words name a suit the partner lacks: (the partner's name, the suit)
-PARTNER_VOIDS = (re.compile(r"left a (?P<suit>\d+) open, and your partner (?P<name>.+?) (?:has shown not to|cannot) hold"),
+PARTNER_VOIDS = (re.compile(r"left an? (?P<suit>blank|\d+) open, and your partner (?P<name>.+?) "
+                            r"(?:has shown not to|cannot) hold"),
                  re.compile(r"your partner (?P<name>.+?) has a tile to play in .*\((?P=name) (?:passed|drew) on "
                             r"(?P<suit>blanks|\d+s)\)"))
 
 
 def test_a_partner_void_in_the_reason_is_true() -> None:
     """Partnership Block: where the review says the move played left open a suit the partner had shown not to
-    hold or cannot hold (or had passed on), the partner really held none, and the suit really was open after the move."""
+    hold or cannot hold (or had passed on), the partner really held none, and the suit really was open after the
+    move."""
     for seed in range(10, 40):  # the first greedy hand with such a decision
         game = Game(make_rules("block", 4, {"partnerships": True}), None, Chance(seed))
         greedy = [make_player("greedy", seed=seat) for seat in range(4)]
@@ -436,7 +438,7 @@ def test_a_partner_void_in_the_reason_is_true() -> None:
             break
     assert said, "no partner void named in 30 hands"
     for decision, found in said:
-        suit = 0 if found["suit"] == "blanks" else int(found["suit"].rstrip("s"))
+        suit = 0 if found["suit"] in ("blank", "blanks") else int(found["suit"].rstrip("s"))
         partner = game.names.index(found["name"])
         assert partner == (decision.seat + 2) % 4
         for position, hand, number, move in positions(data):

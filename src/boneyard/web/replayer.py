@@ -11,7 +11,8 @@ from typing import Any
 
 from boneyard import record
 from boneyard.render.geometry import Geometry, layout_geometry, table_size
-from boneyard.render.text import setup_draws_text
+from boneyard.render.text import setup_draws_text, winner_says
+from boneyard.review.analysis import MARKS
 from boneyard.state import Game
 from boneyard.web.narrate import latest_text, shown
 
@@ -29,6 +30,8 @@ def _step(game: Game, geometry: Geometry, event: dict[str, Any] | None) -> dict[
         "stock": game.stock_left,
         "turn": game.turn if game.in_hand else None,
         "end": None if result is None else {"end": result.end, "winner": result.winner,
+                                            "says": "nobody wins" if result.winner is None
+                                            else winner_says(game, result.winner, "win"),
                                             "blocked_rule": game.rules.blocked_rule() if result.end == "blocked"
                                             else None,
                                             "hand_points": list(result.hand_points),
@@ -37,10 +40,21 @@ def _step(game: Game, geometry: Geometry, event: dict[str, Any] | None) -> dict[
     }
 
 
+def _annotation(note: dict[str, Any] | None, move: str) -> dict[str, Any] | None:
+    """A move's annotation from the record, for the viewer: its words as ``boneyard replay`` prints them (one line,
+    without the ``»``) and its mark where it is one of RECORD.md's four (another word is shown, uncoloured)."""
+    if note is None:
+        return None
+    mark = note.get("mark")
+    return {"text": record.annotation_text(note, move).removeprefix("» "), "mark": mark if mark in MARKS else None}
+
+
 def replay_steps(data: dict[str, Any]) -> dict[str, Any]:
-    """Every step of a record: ``{variant, title, players, hands: [{geometry, steps}], …}``.
+    """Every step of a record: ``{variant, title, players, hands: [{geometry, steps}], …}``; a move the record
+    annotates (a review's judgement: RECORD.md "Annotations") has its ``annotation`` in its step's event.
     Raises :class:`~boneyard.errors.RecordError` for a record that does not replay."""
     finished = record.replay(data)  # checks the whole record first, with its error messages
+    notes = record.annotations_of(data)
     game = record.new_game_from(data)
     width, height = table_size(len(game.rules.tile_set()))
     hands = []
@@ -53,13 +67,16 @@ def replay_steps(data: dict[str, Any]) -> dict[str, Any]:
         for _ in log.events:
             game.undo()
         steps = [_step(game, geometry, None)]
+        hand_notes = notes[log.number - 1] if log.number <= len(notes) else []
         for number, event in enumerate(log.events, 1):
             game.apply(event.move)
+            note = hand_notes[number - 1] if number <= len(hand_notes) else None
             steps.append(_step(game, geometry, {
                 "number": number, "seat": event.seat, "name": game.names[event.seat], "move": str(event.move),
                 "text": latest_text(game, event),
                 "points": event.points,
                 "scoring": [{"name": item.name, "points": item.points} for item in event.scoring],
+                "annotation": _annotation(note, str(event.move)),
             }))
         dice = log.setup.dice
         setup = setup_draws_text(game.names, log.setup_draws, None, shown, open_hands=True)

@@ -1336,9 +1336,13 @@ function renderReplay() {
   $("#replay-hand").value = String(replay.hand);
   $("#replay-position").textContent = `move ${replay.step} of ${hand.steps.length - 1}`;
   const event = step.event;
-  $("#replay-event").textContent = event
+  // the move, and the record's own annotation of it (a review's judgement: RECORD.md "Annotations"), read together
+  const note = event && event.annotation;
+  $("#replay-event").replaceChildren(event
     ? event.text || `${event.name}: ${event.move}`
-    : `Hand ${hand.number}: ${hand.setup || nameSays(replay.data.players[hand.leader], "lead")}`;
+    : `Hand ${hand.number}: ${hand.setup || nameSays(replay.data.players[hand.leader], "lead")}`,
+  ...(note ? [h("span", { class: `annotation${note.mark ? ` mark-${note.mark}` : ""}`, "data-mark": note.mark || "",
+    text: `» ${note.text}` })] : []));
   // whose turn it is in words as well as by the border; each open hand read as its list of tiles
   $("#replay-hands").replaceChildren(...replay.data.players.map((name, seat) => h("li", {
     class: step.turn === seat ? "turn" : "" },
@@ -1346,8 +1350,7 @@ function renderReplay() {
     + ` · ${plural(step.hands[seat].length, "tile")}` }),
   step.hands[seat].length ? handTiles(step.hands[seat], 16) : null)));
   $("#replay-end").textContent = step.end
-    ? `Hand over (${step.end.end}): ${step.end.winner !== null ? nameSays(replay.data.players[step.end.winner], "win")
-      : "nobody wins"} the hand; at the hand's end ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}${
+    ? `Hand over (${step.end.end}): ${step.end.says} the hand; at the hand's end ${step.end.hand_points.map((p, s) => `${replay.data.players[s]} ${p > 0 ? "+" : ""}${p}`).join(", ")}${
       step.end.blocked_rule ? `. A blocked hand: ${step.end.blocked_rule}.` : ""}`
     : "";
   // a hook for add-ons (the game review): tools go in #replay-tools

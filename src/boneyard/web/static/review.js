@@ -46,7 +46,6 @@ function addStyle() {
     .tile.review-blunder .halo { stroke: var(--review-blunder); }
     .tile.ghost { opacity: .45; pointer-events: none; }
     .tile.ghost .halo { stroke: var(--review-best); stroke-dasharray: .2 .1; }
-    :root { --review-best: #2e9d57; --review-inaccuracy: #d4a017; --review-mistake: #e06a1b; --review-blunder: #d0312d; }
     #review-panel { margin: .5rem 0; }
     /* a mark's word on its colour, legible (WCAG AA, 4.5:1 and more): dark on the three lighter, white on a
        darker red */
