@@ -328,7 +328,9 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
                            # the next game at the same table (Play again), whose seats the same tokens open
                            "rematch": meta.get("rematch") if isinstance(meta, dict)
                                       and isinstance(meta.get("rematch"), str) else None,
-                           "hands": len(stored.record.get("hands", []))})
+                           "hands": len(stored.record.get("hands", [])),
+                           # the house rules (a record's options are those that differ from the defaults)
+                           "options": options if isinstance(options := stored.record.get("options"), dict) else {}})
         return listed
 
     creations = PerClient(limits.games_per_minute / 60, limits.game_burst)

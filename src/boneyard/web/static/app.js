@@ -42,6 +42,13 @@ function nameSays(name, verb) {
   return says(name, name.toLowerCase() === "you", verb);
 }
 
+/** The house rules a table plays by (its options that differ from the variant's defaults), in words:
+ * "target 150 · spinner false"; "" where there are none. The table and the lobby's list say them alike. */
+function houseRules(options) {
+  return Object.entries(options || {}).map(([name, value]) =>
+    `${name.replaceAll("_", " ")} ${value === null ? "none" : defaultText(value)}`).join(" · ");
+}
+
 /** An option's default in words, as the command line's `boneyard variants` says it (none: by player count). */
 function defaultText(value) {
   if (value === null) return "the variant's own for the player count";
@@ -428,8 +435,9 @@ function gameRow(game) {
     ...more });
   const status = game.status === "running" && game.invite_only ? "running, invited only" : game.status;
   const when = new Date(game.updated * 1000);
+  const house = houseRules(game.options);
   return h("tr", { class: mine ? "mine" : null },
-    h("td", { text: game.variant }),
+    h("td", {}, game.variant, house ? h("small", { class: "house-rules", text: `house rules: ${house}` }) : null),
     h("td", { text: game.players.map((p) => p.name).join(", ") }),
     h("td", { text: mine ? `${status} · your seat` : status }),
     h("td", { text: progress }),
@@ -987,10 +995,9 @@ function renderInfo() {
   }
   $("#facts").textContent = facts.join(" · ");
   // the house rules this table plays by (the options that differ from the variant's defaults), as the lobby names them
-  const house = Object.entries(state.options || {});
-  $("#house-rules").hidden = !house.length;
-  $("#house-rules").textContent = house.length ? `House rules: ${house.map(([name, value]) =>
-    `${name.replaceAll("_", " ")} ${value === null ? "none" : defaultText(value)}`).join(" · ")}` : "";
+  const house = houseRules(state.options);
+  $("#house-rules").hidden = !house;
+  $("#house-rules").textContent = house ? `House rules: ${house}` : "";
   const stock = h("li", { class: "stock-pile", "aria-label": stockText(state.stock, state.out_of_play, true) },
     pileSvg(state.stock), h("span", { class: "tiles", id: "stock-count", "data-count": state.stock,
       text: stockText(state.stock, state.out_of_play, false) }));
