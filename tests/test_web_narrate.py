@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from boneyard import record
+from boneyard.state import Dice
 from boneyard.web.narrate import hand_log, latest_text, plural, table_fields
+from boneyard.web.replayer import replay_steps
 from tests.helpers import play, start_filled
+from tests.test_audit_referee22c import hand_record
 from tests.test_pip import arrange, game_at_round, round_one, setup
 from tests.test_pip import play as play_pip
 
@@ -154,3 +159,19 @@ def test_a_pip_tile_that_ends_the_hand_is_not_said_to_act_after_it(last: str, sa
     assert log[-2] == f"You played {said}"
     assert log[-1].startswith("Hand 1 over (domino): You win the hand.")
     assert latest_text(game, game.hand.events[-1]) == f"Player 2 played {said}"  # the replay viewer's words
+
+
+
+@pytest.mark.parametrize(("variant", "hands", "moves", "options", "said"), [
+    ("bergen", ["0-0 6-5"], "0-0", {"target": 2}, "P0 led 0-0: +1 (double-header +2, approach cap −1)"),
+    ("flower-scorpion", ["5-5"], "5-5", {"leader": 0, "dice": Dice((1, 3), (5, 5))},
+     "P0 led 5-5: +0 (short-scorpion −1, long-scorpion −1, score floor +2)"),
+])
+def test_the_log_says_what_held_a_moves_points_back(variant: str, hands: list[str], moves: str,
+                                                     options: dict[str, Any], said: str) -> None:
+    """The web log's line adds up as the terminal's and the text replay's do: Bergen's approach cap (BRG-8) and
+    Flower & Scorpion's score floor are named where they held the move's points back (the table's log and the
+    replay viewer say the same)."""
+    data = hand_record(variant, 2, hands, moves, **options)
+    assert texts(record.replay(data), None) == [said]
+    assert replay_steps(data)["hands"][0]["steps"][1]["event"]["text"] == said

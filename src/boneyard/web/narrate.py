@@ -90,9 +90,10 @@ def _items(scoring: list[ScoreItem]) -> str:
 
 
 def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str, count: int | None,
-               ended: bool, gives: bool) -> str:
+               ended: bool, gives: bool, limit: str) -> str:
     """``ended``: the placement ended the hand, so what a PIP tile would do next (a directional tile's turn, a double's
-    toes) is not said; ``gives``: its player gives a tile next (PIP's D on an empty stock)."""
+    toes) is not said; ``gives``: its player gives a tile next (PIP's D on an empty stock); ``limit``: what may hold
+    a move's points back (the rules' ``points_limit``), said where it did, so the parts add up."""
     move = event.move
     placed = layout.tiles[number - 1]
     if move.kind == Kind.LEAD:
@@ -102,10 +103,14 @@ def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str
         text = f"{who} played {shown(move.tile)} on the {shown(half_text(face.value))}"
     scored = [f"count {count}"] if count is not None else []
     others = [item for item in event.scoring if item.name != "count"]
+    limited = event.points - sum(item.points for item in event.scoring)  # an approach cap's or a floor's part
+    parts = [_items(others)] if others else []
+    if limited:
+        parts.append(f"{limit or 'limit'} {signed(limited)}")
     if len(others) == 1 and others[0].points == event.points:
         scored.append(f"{others[0].name} {signed(event.points)}")
-    elif event.points or others:
-        scored.append(signed(event.points) + (f" ({_items(others)})" if others else ""))
+    elif event.points or parts:
+        scored.append(signed(event.points) + (f" ({', '.join(parts)})" if parts else ""))
     notes = [", ".join(scored)] if scored else []
     letter = placed.tile.letter
     if not ended and letter is not None and letter in LETTER_EFFECTS:
@@ -118,12 +123,12 @@ def _placement(event: PublicEvent | Event, layout: Layout, number: int, who: str
 
 
 def _event_text(event: PublicEvent | Event, who: str, layout: Layout, placed: int, count: int | None,
-                ended: bool, gives: bool = False) -> str:
+                ended: bool, gives: bool = False, limit: str = "") -> str:
     """One move in words; ``placed`` is the number of the tile it put down, if it did; ``ended``: the move ended the
-    hand; ``gives``: its player gives a tile next."""
+    hand; ``gives``: its player gives a tile next; ``limit``: the rules' ``points_limit``."""
     move = event.move
     if move.is_placement:
-        return _placement(event, layout, placed, who, count, ended, gives)
+        return _placement(event, layout, placed, who, count, ended, gives, limit)
     if move.kind == Kind.DRAW:
         return f"{who} drew a tile"
     if move.kind == Kind.PASS:
@@ -137,7 +142,7 @@ def latest_text(game: Game, event: Event) -> str:
     events = game.hand.events
     ended = game.hand.result is not None and bool(events) and events[-1] is event
     return _event_text(event, game.names[event.seat], game.layout, len(game.layout), open_count(game), ended,
-                       game.give_pending)
+                       game.give_pending, game.rules.points_limit)
 
 
 def event_json(event: PublicEvent | Event, names: list[str]) -> dict[str, Any]:
@@ -197,7 +202,8 @@ def _tell(game: Game, seat: int | None, history: list[PublicEvent], told: list[T
             following = history[position - known + 1] if position + 1 < len(events) else None
             gives = (game.give_pending if following is None  # the move just made: the game says what is due
                      else following.move.kind == Kind.GIVE and following.seat == event.seat)
-            text = _event_text(event, _who(names, event.seat, seat), layout, placed, count, ended, gives)
+            text = _event_text(event, _who(names, event.seat, seat), layout, placed, count, ended, gives,
+                               game.rules.points_limit)
         entry = event_json(event, names)
         told.append(Told(events[position], entry, json_text(entry), text, placed))
 
