@@ -19,6 +19,7 @@ from boneyard.players.base import LEVELS, GreedyPlayer, Player, hint_move, make_
 from boneyard.players.expert import ExpertPlayer, search
 from boneyard.players.expert.determinize import determinize
 from boneyard.players.expert.inference import infer
+from boneyard.players.expert.objective import WIN_VALUE
 from boneyard.players.expert.sampling import sample_deal
 from boneyard.players.expert.search import Objective, Search
 from boneyard.players.heuristic import HeuristicPlayer, assess
@@ -322,6 +323,21 @@ def test_objective_counts_score_difference_and_lowest_for_pip() -> None:
     fives = boneyard.new_game("all-fives", 2, seed=1)
     fives_view = SeatView(fives, fives.turn)
     assert not Objective(fives_view).lowest
+
+
+def test_objective_counts_a_shared_pip_win_for_each_sharer() -> None:
+    """PIP-20: equal lowest totals share the win (``Game.winner`` is None). The expert's objective gives each seat
+    that shares it the win's value and a seat beaten by the sharers the loss's, as tournaments count it."""
+    game = boneyard.new_game("pip", 3, seed=1)
+    start = list(game.scores)
+    values = []
+    for seat in range(3):
+        objective = Objective(SeatView(game, seat))
+        values.append(objective.outcome([start[0] + 40, start[1] + 40, start[2] + 90], True, None))
+    # seats 0 and 1 share the win (+1000 and 50 points better than seat 2), seat 2 lost by 50 (-1000 - 50)
+    assert values == [WIN_VALUE + 0.0, WIN_VALUE + 0.0, -WIN_VALUE - 50.0]
+    unshared = Objective(SeatView(game, 2)).outcome([start[0] + 40, start[1] + 60, start[2] + 90], True, 0)
+    assert unshared == -WIN_VALUE - 50.0
 
 
 def test_bergen_endgame_is_solved_once_the_stock_is_down_to_the_reserve() -> None:

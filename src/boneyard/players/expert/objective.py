@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from boneyard.players import heuristic
+from boneyard.players.expert.determinize import rules_of
 from boneyard.players.expert.equity import Equity
 from boneyard.state import Game
 from boneyard.view import SeatView
@@ -22,7 +23,8 @@ class Objective:
 
     The change of the score difference over the hand — own side minus the best opponent, or for a
     lowest-score game (PIP) the best opponent minus own side — plus or minus :data:`WIN_VALUE` when
-    the game ends.
+    the game ends (:meth:`~boneyard.rules.base.Rules.game_winners`: a PIP win shared by equal lowest totals is
+    each sharer's).
 
     With an ``equity`` table (:mod:`.equity`, two players) it plays for the game instead: plus or minus
     :data:`WIN_VALUE` when the game ends, else :data:`WIN_VALUE` times the chance of winning it from the score
@@ -35,6 +37,7 @@ class Objective:
         self.me = view.seat
         self.rivals = [seat for seat in range(view.players) if seat not in self.side]
         self.start = list(view.scores)
+        self._winners = rules_of(view).game_winners  # (PIP's equal lowest totals share the win)
 
     def value(self, game: Game) -> float:
         return self.outcome(game.scores, game.finished, game.winner)
@@ -42,7 +45,7 @@ class Objective:
     def outcome(self, scores: Sequence[int], finished: bool, winner: int | None) -> float:
         """The value of a position with ``scores`` and, where the game is ``finished``, its ``winner``."""
         if self.equity is not None:
-            if finished and winner is not None:
+            if finished and winner is not None:  # (two players: a game ends with one winner)
                 return WIN_VALUE if winner in self.side else -WIN_VALUE
             target = self.equity.target
             rival = max(scores[s] for s in self.rivals)
@@ -53,6 +56,8 @@ class Objective:
             value = float(min(scores[s] - start[s] for s in self.rivals) - mine)
         else:
             value = float(mine - max(scores[s] - start[s] for s in self.rivals))
-        if finished and winner is not None:
-            value += WIN_VALUE if winner in self.side else -WIN_VALUE
+        if finished:
+            won = self._winners(winner, scores)
+            if won:  # a win shared (PIP-20) is a win for each seat that shares it, as the tournaments count it
+                value += WIN_VALUE if self.me in won else -WIN_VALUE
         return value
