@@ -3,7 +3,8 @@
 Agents are ``seat_0`` … ``seat_{n-1}``; the agent to act is the seat on turn (one seat may act
 several times in a row: draws, PIP's ``A`` tile).  Hands follow one another inside an episode;
 the episode ends (every agent *terminated*) when the rules end the game, or is *truncated* after
-``max_moves`` moves when that limit is given.
+``max_moves`` moves when that limit is given, or when a game some options make endless has played
+:attr:`DominoEnv.hand_limit` hands (given up, as ``simulate`` gives it up).
 
 Rewards (``reward="score"``, the default) are each seat's score change caused by a step —
 points scored by a play and hand-end points, including those that reach a partner.  In PIP,
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any, ClassVar, Literal, NoReturn
+from typing import Any, ClassVar, Literal, NoReturn, TypeVar
 
 import numpy as np
 from gymnasium import spaces
@@ -37,12 +38,21 @@ from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.fast import FastGame
 from boneyard.moves import Kind, Move
 from boneyard.rules.base import Rules, make_rules
-from boneyard.sim.engines import deal_hand, engine_for, rules_for
+from boneyard.sim.engines import deal_hand, engine_for, hand_limit, rules_for
 from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
 RewardMode = Literal["score", "win"]
+_T = TypeVar("_T")
+
+
+def plain(value: _T) -> _T:
+    """``value`` as a plain ``int`` where it is a NumPy integer (seeds and counts drawn with NumPy often are), else
+    as it is, for the checks to take or refuse (a ``bool`` stays one: it is no count)."""
+    if isinstance(value, np.integer):
+        return int(value)  # type: ignore[return-value]
+    return value
 
 
 def lower_score_wins(rules: Rules) -> bool:
@@ -85,6 +95,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                  reward: RewardMode = "score", max_moves: int | None = None,
                  render_mode: str | None = None, engine: str = "auto") -> None:
         super().__init__()
+        players, seed, max_moves = plain(players), plain(seed), plain(max_moves)
         if reward not in ("score", "win"):
             raise OptionError(f"reward {reward!r} is not 'score' or 'win'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -125,6 +136,10 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.seen: list[set[Tile]] = []
         self.lacks: list[set[int]] = []
         self.game_seed = 0
+        #: the hands after which a game that has not ended is given up (the episode truncated), as ``simulate`` does:
+        #: some options make a game endless (:func:`~boneyard.sim.engines.hand_limit`)
+        self.hand_limit = hand_limit(self.rules)
+        self.given_up = False  #: whether this episode's game was given up at :attr:`hand_limit`
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -183,6 +198,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: from ``seed`` if given, else from the constructor's seed sequence.  ``options`` may not
         name rule options: those are the environment's own (given when it is made)."""
+        seed = plain(seed)
         check_seed(seed)
         check_reset_options(self.rules, options)
         if seed is not None:
@@ -210,6 +226,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.moves = 0
+        self.given_up = False
         self._new_hand()
         self.agent_selection = self.possible_agents[self._turn()]
 
@@ -220,16 +237,24 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         return self._game.turn
 
     def _new_hand(self) -> None:
+        """Deal the next hand, unless the game is over or has played :attr:`hand_limit` hands (then it is given up,
+        between hands, and the step that ended the last hand truncates the episode)."""
         fast = self.fast
         if fast is not None:
             assert self._tracker is not None
             if not fast.in_hand and not fast.finished:
+                if fast.hand_number >= self.hand_limit:
+                    self.given_up = True
+                    return
                 deal = deal_hand(fast, self._chance)  # (tile indices: the reference's tiles only if it is read)
                 self._played.append(deal)
                 self._tracker.start_hand(deal.dice)
             return
         assert self._game is not None
         if not self._game.in_hand and not self._game.finished:
+            if len(self._game.log) >= self.hand_limit:
+                self.given_up = True
+                return
             self._game.next_hand()
         self.seen = [set() for _ in range(self.players)]
         self.lacks = [set() for _ in range(self.players)]
@@ -329,7 +354,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             finished = fast.finished
             if not fast.in_hand and not finished:
                 self._new_hand()
-            if before is None and not finished and self.max_moves is None:  # most steps: nothing else changes
+            if before is None and fast.in_hand and self.max_moves is None:  # most steps: nothing else changes
                 self.moves += 1
                 if self.rewards is not self._zeroed:  # (all zeros already after a step that scored nothing)
                     self.rewards = self._zeroed = self._zero_rewards.copy()
@@ -369,7 +394,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self.rewards = rewards
         else:
             self.rewards = self._zero_rewards.copy()
-        truncated = not finished and self.max_moves is not None and self.moves >= self.max_moves
+        limit = self.max_moves
+        truncated = not finished and (self.given_up or (limit is not None and self.moves >= limit))
         if finished:
             winners = set(self.rules.game_winners(winner, scores))  # (PIP's equal lowest totals share the win)
             for other, name in enumerate(agents):
@@ -380,6 +406,9 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         elif truncated:
             for name in agents:
                 self.truncations[name] = True
+                if self.given_up:
+                    self.infos[name] = {"given_up": f"the game was still going after {self.hand_limit:,} hands",
+                                        "scores": list(scores)}
         if before is not None or finished:
             self._accumulate_rewards()
         if finished or truncated:

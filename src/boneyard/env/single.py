@@ -21,7 +21,7 @@ from typing import Any, Literal, SupportsFloat
 import gymnasium
 import numpy as np
 
-from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed
+from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed, plain
 from boneyard.env.encoding import action_number
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.players.base import Player, make_player, split_specs
@@ -39,6 +39,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                  illegal_penalty: float = 1.0, max_moves: int | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
+        players, seat = plain(players), plain(seat)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         penalty: object = illegal_penalty  # (numpy's numbers are Real too)
@@ -47,8 +48,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                               f"{illegal_penalty!r}")
         self.game_env: DominoEnv = DominoEnv(variant, players, options=options, seed=seed, reward=reward,
                                              max_moves=max_moves, render_mode="ansi" if render_mode else None)
-        if not 0 <= seat < players:
-            raise OptionError(f"seat {seat} is not a seat of a {players}-player game (0-{players - 1})")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise OptionError(f"seat {seat!r} is not a seat of a {players}-player game (0-{players - 1})")
         if illegal not in ("penalty", "raise"):
             raise OptionError(f"illegal {illegal!r} is not 'penalty' or 'raise'")
         specs = split_specs(opponents) if isinstance(opponents, str) else list(opponents)
@@ -82,6 +83,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        seed = plain(seed)
         check_seed(seed)
         check_reset_options(self.game_env.rules, options)
         super().reset(seed=seed)
@@ -92,6 +94,9 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                           for other, spec in zip(others, self.opponent_specs, strict=True)}
         reward = self._play_opponents()
         del reward  # nothing is owed before the learner's first move
+        if self._over():  # (a step could only refuse: the episode ended before it began for the learner)
+            raise OptionError(f"max_moves={self.game_env.max_moves} ran out before {self.agent}'s first turn "
+                              f"({self.game_env.moves} moves by the other seats): give a larger max_moves")
         return self._observation(), self._info()
 
     def _observation(self) -> dict[str, np.ndarray]:

@@ -20,6 +20,7 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -89,7 +90,9 @@ def play_one(variant: str, players: int, options: Mapping[str, object] | None, s
         from boneyard import record  # (only here: a simulation without records starts without it)
 
         game = reference_game(rules, number, seats, player_names(levels))
-        meta = {"simulate": {"seed": seed, "game": index, "rotation": rotate, "levels": levels}}
+        # ``ai``: every seat's level, by seat, as the terminal writes it (``boneyard stats`` names opponents by it)
+        meta = {"simulate": {"seed": seed, "game": index, "rotation": rotate, "levels": levels},
+                "ai": {str(s): level for s, level in enumerate(levels)}}
         record.save(game, record_path(records, index, rotate, rotated), seed=number, meta=meta)
         played = played_of(game)
     return GameSummary(index, played.winner, played.scores, played.hands, played.blocked_hands, played.placements,
@@ -161,8 +164,10 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     seats, and the games in all (deals times rotations) are at most :data:`MAX_GAMES`."""
     rules = make_rules(variant, players, options)  # validate before forking
     used = engine_for(rules, engine)
-    if not 1 <= games <= MAX_GAMES:
-        raise OptionError(f"--games: the number of games must be from 1 to {MAX_GAMES:,}, not {games:,}")
+    if isinstance(games, bool) or not isinstance(games, Integral) or not 1 <= games <= MAX_GAMES:
+        shown = f"{games:,}" if isinstance(games, int) else repr(games)
+        raise OptionError(f"--games: the number of games must be from 1 to {MAX_GAMES:,}, not {shown}")
+    games = int(games)  # (a NumPy integer too)
     if (wrong := seed_error(seed)) is not None:
         raise OptionError(wrong)
     for wrong in (backend_error(backend, address), workers_error(workers)):
