@@ -266,6 +266,22 @@ def test_simulate_takes_a_numpy_number_of_games() -> None:
     assert summary["games"] == summary["deals"] == 3 and type(summary["deals"]) is int
 
 
+def test_simulate_and_tournaments_take_a_numpy_seed_as_the_same_seed(tmp_path: Path) -> None:
+    """A seed drawn with NumPy plays the games of the plain int (it was refused as 'not a whole number')."""
+    timing = ("seconds", "games_per_second")
+    drawn_run = simulate("block", 2, 3, seed=np.int64(11), workers=1)  # type: ignore[arg-type]
+    plain_run = simulate("block", 2, 3, seed=11, workers=1)
+    assert {k: v for k, v in drawn_run.items() if k not in timing} == {k: v for k, v in plain_run.items()
+                                                                       if k not in timing}
+    assert type(drawn_run["seed"]) is int
+    drawn = tournament("block", "random,greedy", games=np.int64(2), seed=np.int64(4), workers=1,  # type: ignore[arg-type]
+                       out=tmp_path / "numpy", plots=False)
+    plain = tournament("block", "random,greedy", games=2, seed=4, workers=1, out=tmp_path / "plain", plots=False)
+    assert drawn["settings"] == plain["settings"] and drawn["table"] == plain["table"]
+    with pytest.raises(OptionError, match="the seed must be a whole number"):
+        simulate("block", 2, 3, seed=np.float64(11.0), workers=1)  # type: ignore[arg-type]
+
+
 def test_a_partnership_gauntlet_report_is_what_its_games_file_says(tmp_path: Path) -> None:
     """The table, the head-to-head scores and the Bradley–Terry ratings recomputed from games.jsonl: wins and draws
     per player (a player in two seats counts once), mean score over its seats, Wilson intervals, pairwise results,

@@ -18,7 +18,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from numbers import Integral
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from boneyard.errors import OptionError
 from boneyard.rules.base import Rules
@@ -30,6 +31,14 @@ if TYPE_CHECKING:
 
 MASK64 = (1 << 64) - 1
 MAX_SEED = 2**63 - 1  #: the largest seed a game takes (records, the web table's signed 64-bit column, the commands)
+
+
+def as_whole(value: _T) -> _T:
+    """``value`` as a plain ``int`` where it is another kind of whole number (a NumPy integer, as seeds and counts
+    drawn with NumPy are), else as it is, for the checks to take or refuse (a ``bool`` stays one: it is no number)."""
+    if isinstance(value, Integral) and not isinstance(value, int):
+        return cast(_T, int(value))
+    return value
 
 
 def seed_error(seed: object) -> str | None:

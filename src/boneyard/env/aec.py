@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+from typing import Any, ClassVar, Literal, NoReturn
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from boneyard.chance import Chance, Deal, seed_error
+from boneyard.chance import Chance, Deal, as_whole, seed_error
 from boneyard.env.encoding import ActionCodec, Observer, action_number, number_values, slot_owners
 from boneyard.env.fast import FastTracker, tracker_for
 from boneyard.errors import IllegalMoveError, OptionError
@@ -44,15 +44,6 @@ from boneyard.tiles import Tile
 from boneyard.view import SeatView
 
 RewardMode = Literal["score", "win"]
-_T = TypeVar("_T")
-
-
-def plain(value: _T) -> _T:
-    """``value`` as a plain ``int`` where it is a NumPy integer (seeds and counts drawn with NumPy often are), else
-    as it is, for the checks to take or refuse (a ``bool`` stays one: it is no count)."""
-    if isinstance(value, np.integer):
-        return int(value)  # type: ignore[return-value]
-    return value
 
 
 def lower_score_wins(rules: Rules) -> bool:
@@ -95,7 +86,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                  reward: RewardMode = "score", max_moves: int | None = None,
                  render_mode: str | None = None, engine: str = "auto") -> None:
         super().__init__()
-        players, seed, max_moves = plain(players), plain(seed), plain(max_moves)
+        players, seed, max_moves = as_whole(players), as_whole(seed), as_whole(max_moves)
         if reward not in ("score", "win"):
             raise OptionError(f"reward {reward!r} is not 'score' or 'win'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -198,7 +189,7 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: from ``seed`` if given, else from the constructor's seed sequence.  ``options`` may not
         name rule options: those are the environment's own (given when it is made)."""
-        seed = plain(seed)
+        seed = as_whole(seed)
         check_seed(seed)
         check_reset_options(self.rules, options)
         if seed is not None:

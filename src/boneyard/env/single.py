@@ -21,7 +21,8 @@ from typing import Any, Literal, SupportsFloat
 import gymnasium
 import numpy as np
 
-from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed, plain
+from boneyard.chance import as_whole
+from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed
 from boneyard.env.encoding import action_number
 from boneyard.errors import IllegalMoveError, OptionError
 from boneyard.players.base import Player, make_player, split_specs
@@ -39,7 +40,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                  illegal_penalty: float = 1.0, max_moves: int | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        players, seat = plain(players), plain(seat)
+        players, seat = as_whole(players), as_whole(seat)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         penalty: object = illegal_penalty  # (numpy's numbers are Real too)
@@ -83,7 +84,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        seed = plain(seed)
+        seed = as_whole(seed)
         check_seed(seed)
         check_reset_options(self.game_env.rules, options)
         super().reset(seed=seed)

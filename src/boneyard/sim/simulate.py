@@ -20,11 +20,10 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Integral
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from boneyard.chance import game_seed, seed_error
+from boneyard.chance import as_whole, game_seed, seed_error
 from boneyard.errors import OptionError
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import make_rules
@@ -164,10 +163,10 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     seats, and the games in all (deals times rotations) are at most :data:`MAX_GAMES`."""
     rules = make_rules(variant, players, options)  # validate before forking
     used = engine_for(rules, engine)
-    if isinstance(games, bool) or not isinstance(games, Integral) or not 1 <= games <= MAX_GAMES:
+    games, seed = as_whole(games), as_whole(seed)  # (a NumPy integer is a number of games and a seed too)
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         shown = f"{games:,}" if isinstance(games, int) else repr(games)
         raise OptionError(f"--games: the number of games must be from 1 to {MAX_GAMES:,}, not {shown}")
-    games = int(games)  # (a NumPy integer too)
     if (wrong := seed_error(seed)) is not None:
         raise OptionError(wrong)
     for wrong in (backend_error(backend, address), workers_error(workers)):

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from boneyard.chance import seed_error
+from boneyard.chance import as_whole, seed_error
 from boneyard.errors import BoneyardError, OptionError, VariantError
 from boneyard.options import non_defaults
 from boneyard.players.base import LEVELS, Player, load_levels, make_player, split_specs
@@ -145,6 +145,7 @@ def make_settings(variant: str, players: Sequence[str] | str, *, games: int = 10
         raise TournamentError(f"a tournament needs at least two players, got {len(specs)} ({', '.join(specs)})")
     if format not in FORMATS:
         raise TournamentError(f"unknown format {format!r} (choose from {', '.join(FORMATS)})")
+    games, seed = as_whole(games), as_whole(seed)  # (a NumPy integer is a number of games and a seed too)
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise TournamentError(f"games must be a whole number from 1 to {MAX_GAMES:,}, not {games!r}")
     if (wrong := seed_error(seed)) is not None:
