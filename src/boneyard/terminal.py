@@ -257,6 +257,19 @@ class TerminalSession:
         (``[draft]`` is no style tag, ``[/]`` no error)."""
         self.console.print(*objects, **{**style, "markup": False})
 
+    def read(self, prompt: str) -> str | None:
+        """What the player typed at ``prompt``, stripped; ``None`` (said) where it is not text in the terminal's
+        encoding (a key the terminal sends in another encoding than the program reads, an ASCII console)."""
+        try:
+            return self.ask(prompt).strip()
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: what is said next starts on a line of its own
+            self.console.line()
+            raise
+        except UnicodeDecodeError as error:
+            self.say(f"Could not read what you typed: it is not {error.encoding} text. Type it again.",
+                     style="red", highlight=False)
+            return None
+
     # ------------------------------------------------------------ drawing
     def partners(self) -> tuple[int, ...]:
         return tuple(seat for seat in self.game.rules.score_seats(self.human) if seat != self.human)
@@ -528,9 +541,11 @@ class TerminalSession:
             self.say(f"The finished game is not saved: {self.save_path} cannot be written ({self.unsaved}).",
                      style="bold red", highlight=False)
             try:
-                answer = self.ask("Save it to another file (Enter leaves it unsaved): ").strip()
+                answer = self.read("Save it to another file (Enter leaves it unsaved): ")
             except EOFError:
                 answer = ""
+            if answer is None:
+                continue
             if answer.lower() in ("", "q", "quit", "exit"):
                 break
             if self.save_elsewhere(answer.removeprefix("s ").strip() if answer.startswith("s ") else answer):
@@ -548,9 +563,11 @@ class TerminalSession:
         quitting = False
         while True:
             try:
-                answer = self.ask("Your move: ").strip()
+                answer = self.read("Your move: ")
             except EOFError:  # the end of the input: quit (saving); Ctrl-C goes up, as during a computer's move
                 return False
+            if answer is None:
+                continue
             lower = answer.lower()
             if lower in ("q", "quit", "exit"):
                 if quitting or self.save_path is None or self.save(quiet=True):
@@ -651,9 +668,12 @@ class TerminalSession:
         last = chr(ord("a") + count - 1)
         letters = "a or b" if count == 2 else f"a to {last}"
         try:
-            answer = self.ask(f"Which? ({letters}; Enter for none) ").strip().lower()
+            typed = self.read(f"Which? ({letters}; Enter for none) ")
         except EOFError:
             return None
+        if typed is None:
+            return None
+        answer = typed.lower()
         if len(answer) == 1 and "a" <= answer <= last:
             return matches[ord(answer) - ord("a")]
         for move in matches:
