@@ -304,6 +304,8 @@ def sat_at_a_finished_table(server: Server, browser: Any, viewport: dict[str, in
     listening(context)
     page = open_page(browser, f"{server.url}/game/{game_id}", context)
     page.wait_for_selector("#summary-title >> text=Game over")
+    # the seat is claimed after the first state arrives: leaving before the claim is answered sits at no table
+    page.wait_for_function(f"localStorage.getItem('boneyard-token-{game_id}') !== null")
     tab_to(page, '#summary a[href="/"]')
     page.keyboard.press("Enter")
     page.wait_for_selector("#lobby:not([hidden])")
