@@ -487,29 +487,3 @@ def referee(record: dict[str, Any], legal: list[list[set[str]]] | None = None) -
                           "hand_points": hand_points, "totals": list(scores)})
     return {"variant": variant, "players": players, "hands": out_hands, "finished": finished,
             "winner": game_winner, "totals": list(scores)}
-
-
-def differences(mine: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
-    """Where the referee and the product's replay JSON disagree, first few."""
-    found: list[str] = []
-    for key in ("finished", "winner", "totals"):
-        if mine[key] != theirs.get(key):
-            found.append(f"game {key}: referee {mine[key]} product {theirs.get(key)}")
-    if len(mine["hands"]) != len(theirs["hands"]):
-        found.append(f"hands: referee {len(mine['hands'])} product {len(theirs['hands'])}")
-    for h, (a, b) in enumerate(zip(mine["hands"], theirs["hands"], strict=False), start=1):
-        for i, (ea, eb) in enumerate(zip(a["events"], b["events"], strict=False), start=1):
-            sa = sorted((x["name"], x["points"]) for x in ea["scoring"])
-            sb = sorted((x["name"], x["points"]) for x in eb["scoring"])
-            if (ea["seat"], ea["points"], sa) != (eb["seat"], eb["points"], sb):
-                found.append(f"hand {h} move {i} {ea['move']}: referee {ea['seat']} {ea['points']} {sa} "
-                             f"product {eb['seat']} {eb['points']} {sb}")
-                break
-        if len(a["events"]) != len(b["events"]):
-            found.append(f"hand {h}: events referee {len(a['events'])} product {len(b['events'])}")
-        for key in ("leader", "end", "winner", "hand_points", "totals"):
-            if a[key] != b.get(key):
-                found.append(f"hand {h} {key}: referee {a[key]} product {b.get(key)}")
-        if len(found) > 6:
-            break
-    return found

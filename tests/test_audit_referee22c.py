@@ -17,7 +17,8 @@ from boneyard.players.base import make_player
 from boneyard.sim.engines import play_game, reference_game, rules_for
 from boneyard.state import Dice
 from tests.helpers import filled
-from tests.referee22c import differences, referee
+from tests.referee22c import referee
+from tests.referee_compare import differences
 
 CHOICES: dict[str, dict[str, list[Any]]] = {
     "bergen": {"set": [6, 6, 9, 12], "boneyard_reserve": [2, 0], "deal_sizes": [None, 3, 4],

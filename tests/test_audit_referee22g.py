@@ -44,7 +44,6 @@ from tests.referee22g import (
     Referee,
     RefereeError,
     deal_size,
-    differences,
     full_set,
     name,
     options_of,
@@ -52,6 +51,7 @@ from tests.referee22g import (
     round5,
     tile,
 )
+from tests.referee_compare import differences
 
 #: (variant, players, options): the defaults and combinations that give every option value of the three variants
 CASES: list[tuple[str, int, dict[str, Any]]] = [
