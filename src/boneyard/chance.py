@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 MASK64 = (1 << 64) - 1
 MAX_SEED = 2**63 - 1  #: the largest seed a game takes (records, the web table's signed 64-bit column, the commands)
 
+_T = TypeVar("_T")
+
 
 def as_whole(value: _T) -> _T:
     """``value`` as a plain ``int`` where it is another kind of whole number (a NumPy integer, as seeds and counts
@@ -46,7 +48,6 @@ def seed_error(seed: object) -> str | None:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         return f"the seed must be a whole number from 0 to 2^63 - 1, not {seed!r}"
     return None
-_T = TypeVar("_T")
 
 
 def game_seed(seed: int, index: int) -> int:
