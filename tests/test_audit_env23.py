@@ -20,10 +20,12 @@ pytest.importorskip("pettingzoo", reason="the env extra is not installed")
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
+import boneyard
 from boneyard import record
 from boneyard.env import DominoEnv, SingleSeatEnv, env, raw_env
-from boneyard.errors import OptionError
+from boneyard.errors import OptionError, VariantError
 from boneyard.player_stats import collect
+from boneyard.rules.base import make_rules
 from boneyard.sim.engines import hand_limit
 from boneyard.sim.simulate import simulate
 from boneyard.sim.stats import wilson
@@ -156,6 +158,36 @@ def test_numpy_integers_are_taken_as_seeds_players_and_limits() -> None:
         raw_env("block", 2, seed=np.float64(3))  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="the seed must be a whole number"):
         numpy.reset(seed=np.int64(-1))  # type: ignore[arg-type]
+
+
+def test_the_library_takes_numpy_integers_as_counts_and_seeds() -> None:
+    """``make_rules`` and ``new_game`` take a NumPy player count and seed as the plain ints (the environments
+    converted them first; a researcher calling the library directly got 'not a whole number'); a float or a
+    bool stays refused."""
+    plain = boneyard.new_game("draw", players=3, seed=5)
+    numpy = boneyard.new_game("draw", players=np.int32(3), seed=np.int64(5))  # type: ignore[arg-type]
+    assert type(numpy.players) is int and type(numpy.chance.seed) is int and numpy.chance.seed == 5
+    assert json.dumps(record.to_record(numpy, seed=5)) == json.dumps(record.to_record(plain, seed=5))
+    assert make_rules("block", np.uint8(4)).players == 4  # type: ignore[arg-type]
+    for wrong in (True, 3.0, np.float64(3)):
+        with pytest.raises(VariantError, match="the number of players must be a whole number"):
+            make_rules("block", wrong)  # type: ignore[arg-type]
+
+
+def test_rewards_edited_in_place_do_not_outlive_the_next_step() -> None:
+    """A step that scores nothing sets every reward to 0, even where the caller wrote into ``env.rewards``
+    after the last such step (the fast path used to keep the edited dict)."""
+    game = raw_env("block", 2, seed=3)
+    game.reset()
+    rng = np.random.default_rng(0)
+    checked = 0
+    while not any(game.terminations.values()):
+        agent = game.agent_selection
+        game.rewards[agent] = 99.0  # the caller's own bookkeeping, written into the env's dict
+        game.step(random_action(game.observe(agent), rng))
+        assert 99.0 not in game.rewards.values()
+        checked += 1
+    assert checked > 5
 
 
 @pytest.mark.parametrize("seat", [1.0, True, "1", None])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
@@ -405,3 +406,42 @@ def test_the_stock_says_which_tiles_nobody_will_draw(tmp_path: Path) -> None:
     drawn = run_session("draw", 2, 3, ["q"], tmp_path)
     assert "stock 14" in drawn and "out of play" not in drawn and "never drawn" not in drawn
     assert re.search(r"stock \d+ \(2 never drawn\)", run_session("bergen", 2, 3, ["q"], tmp_path))
+
+
+def test_messages_are_not_highlighted_by_rich(tmp_path: Path) -> None:
+    """Rich's highlighter used to set some numbers of the messages in bold cyan (``Choose 1 to 7.``, the totals),
+    at random to a reader: every message is printed in its own style only."""
+    game = boneyard.new_game("all-fives", 2, seed=5)
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=True, color_system="standard")
+    feed = scripted(["99", "'x'", "1"])
+    start_session(game, ["greedy"], 0, tmp_path / "g.boneyard.json", console, lambda prompt: next(feed)).run()
+    raw = out.getvalue()
+    assert "\x1b[" in raw  # styles are on: the check below could fail
+    said = [line for line in raw.splitlines() if "Choose 1 to" in line or "is not" in line]
+    assert said, raw
+    for line in said:
+        # no style change inside a message: its text has no escape between its first and its last character
+        text = line[line.index("m", line.index("\x1b[")) + 1:line.rindex("\x1b[")]
+        assert "\x1b[" not in text, repr(line)
+
+
+def test_a_long_name_in_wide_characters_keeps_the_scores_one_to_a_line() -> None:
+    """The scores go two to a line only where two fit: a CJK character takes two cells of the terminal, and the
+    check used to count it as one, so a long CJK name was broken over two lines of the table."""
+    from rich.cells import cell_len
+
+    name = "山田太郎" * 5  # 20 characters, 40 cells
+    game = boneyard.new_game("pip", 6, seed=3, names=[name] + [f"Computer {i}" for i in range(1, 6)])
+    console = Console(record=True, width=80, height=60, force_terminal=False, file=io.StringIO())
+    session = start_session(game, ["greedy"], 0, None, console, lambda prompt: "q")
+    console.print(session.table())
+    lines = console.export_text().splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    assert sum(name in line for line in lines) == 1
+    assert all(sum(f"Computer {i}" in line for line in lines) == 1 for i in range(1, 6))
+    narrow = boneyard.new_game("pip", 6, seed=3, names=["Ann"] + [f"Computer {i}" for i in range(1, 6)])
+    console = Console(record=True, width=80, height=60, force_terminal=False, file=io.StringIO())
+    console.print(start_session(narrow, ["greedy"], 0, None, console, lambda prompt: "q").table())
+    paired = [line for line in console.export_text().splitlines() if line.count(" pts") == 2]
+    assert len(paired) == 3  # short names: two to a line still

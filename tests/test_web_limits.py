@@ -240,6 +240,46 @@ def test_play_in_the_browser_takes_a_name_a_seed_and_a_record_to_resume(db: str,
                                                                                     "heuristic")
 
 
+def test_play_in_the_browser_opens_a_finished_record_at_its_replay(db: str, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``boneyard play --resume FINISHED --web``: there is nothing left to play, so the browser is sent to the
+    game's replay (the terminal offers ``boneyard replay`` for the same record), and the replay is served."""
+    import random
+
+    import uvicorn
+
+    from boneyard.web.server import play_in_browser
+
+    game = boneyard.new_game("block", players=2, seed=4, names=["Ann", "Computer 1"])
+    rng = random.Random(4)
+    while not game.finished:
+        if not game.in_hand:
+            game.next_hand()
+        game.apply(rng.choice(game.legal_moves()))
+    saved = tmp_path / "done.boneyard.json"
+    record.save(game, saved, meta={"human_seat": 0, "ai": {"1": "greedy"}})
+    before = saved.read_bytes()
+    served: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: served.append(server.config))
+    play_in_browser(None, 2, [], "greedy", db_url=db, open_browser=False, resume=saved, port=0)
+    out = capsys.readouterr().out
+    app = served[0].app
+    try:
+        (room,) = app.state.rooms.rooms.values()  # type: ignore[union-attr]
+        assert f"{saved} holds a finished game" in out and "replay" in out
+        assert f"/replay/{room.id} " in out and f"/game/{room.id}" not in out
+        with TestClient(app, base_url="http://127.0.0.1") as client:  # type: ignore[arg-type]
+            assert client.get(f"/replay/{room.id}").status_code == 200
+            steps = client.get(f"/api/games/{room.id}/replay")
+            assert steps.status_code == 200, steps.text
+            hands = steps.json()["hands"]
+            assert len(hands) == len(game.log) and all(hand["steps"] for hand in hands)
+    finally:
+        app.state.store.dispose()  # type: ignore[union-attr]
+    assert saved.read_bytes() == before  # the record file is only read
+
+
 # ---------------------------------------------------------------------------- sizes
 def test_an_oversized_websocket_message_is_refused_by_the_server_unread(db: str) -> None:
     """Defect 6: uvicorn used to read messages up to 16 MiB before the app refused them."""

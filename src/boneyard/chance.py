@@ -187,6 +187,7 @@ class Chance:
     one; anything else is an :class:`~boneyard.errors.OptionError`."""
 
     def __init__(self, seed: int | None = None) -> None:
+        seed = as_whole(seed)  # (a NumPy integer, as a seed drawn with NumPy is)
         if seed is not None and (wrong := seed_error(seed)) is not None:
             raise OptionError(wrong)
         # a seed a player could search for (2**31 takes a core half an hour) would give away every hand

@@ -254,8 +254,9 @@ class TerminalSession:
 
     def say(self, *objects: Any, **style: Any) -> None:
         """Print with Rich markup off: names, file names and what the player typed are shown as they are
-        (``[draft]`` is no style tag, ``[/]`` no error)."""
-        self.console.print(*objects, **{**style, "markup": False})
+        (``[draft]`` is no style tag, ``[/]`` no error), and without Rich's highlighting (which would set some
+        numbers and quoted words in bold or colour, at random to a reader)."""
+        self.console.print(*objects, **{**style, "markup": False, "highlight": False})
 
     def read(self, prompt: str) -> str | None:
         """What the player typed at ``prompt``, stripped; ``None`` (said) where it is not text in the terminal's
@@ -267,7 +268,7 @@ class TerminalSession:
             raise
         except UnicodeDecodeError as error:
             self.say(f"Could not read what you typed: it is not {error.encoding} text. Type it again.",
-                     style="red", highlight=False)
+                     style="red")
             return None
 
     # ------------------------------------------------------------ drawing
@@ -279,13 +280,15 @@ class TerminalSession:
         names = game.names
         partners = self.partners()
         rows: list[list[Text | str]] = []
+        widest = 0  # the widest name in the terminal's cells (a CJK character takes two)
         for seat, name in enumerate(names):
             marker = "▶ " if game.in_hand and game.turn == seat else "  "
-            label = name + (", partner" if seat in partners else "")
-            rows.append([Text(marker + label, style="bold" if seat == self.human else ""),
-                         plural(game.scores[seat], "pt"), plural(len(game.hands[seat]), "tile")])
+            label = Text(marker + name + (", partner" if seat in partners else ""),
+                         style="bold" if seat == self.human else "")
+            widest = max(widest, label.cell_len)
+            rows.append([label, plural(game.scores[seat], "pt"), plural(len(game.hands[seat]), "tile")])
         scores = Table.grid(padding=(0, 2))
-        across = 2 if len(rows) > 4 and self.console.width >= 2 * max(len(row[0]) + 16 for row in rows) else 1
+        across = 2 if len(rows) > 4 and self.console.width >= 2 * (widest + 16) else 1
         half = -(-len(rows) // across)  # many players: two to a line, so the table stays on one screen
         for line in range(half):
             scores.add_row(*[cell for row in rows[line::half] for cell in row])
@@ -335,7 +338,7 @@ class TerminalSession:
         if event.scoring:
             parts = scoring_parts(event, game.rules.points_limit, lambda name: name.replace("-", " "))
             text += f"  —  {', '.join(parts)} = {event.points:+d}"
-        self.say(text, style="yellow" if event.scoring else "", highlight=False)
+        self.say(text, style="yellow" if event.scoring else "")
         effect = self.directional_effect(event)
         if effect:
             self.say(f"  {effect}", style="bold magenta")
@@ -345,7 +348,7 @@ class TerminalSession:
         game = self.game
         text = setup_draws_text(game.names, game.hand.setup_draws, self.human)
         if text is not None:
-            self.say(text, highlight=False)
+            self.say(text)
 
     def directional_effect(self, event: Event) -> str | None:
         """PIP's S, R, A and D tiles, said as they take effect."""
@@ -392,17 +395,16 @@ class TerminalSession:
         else:
             self.say(Text(f"{hand} {len(game.log)} over ({result.end}): {who}", style="bold"))
         if result.end == "blocked":
-            self.say(f"  A blocked hand: {game.rules.blocked_rule()}.", style="dim", highlight=False)
+            self.say(f"  A blocked hand: {game.rules.blocked_rule()}.", style="dim")
         pips = [game.hand_points_of(seat) for seat in range(game.players)]
         unit = "point" if game.rules.lower_score_wins else "pip"  # PIP's tiles count their own values
         for seat, tiles in enumerate(game.hands):
             shown = " ".join(str(t) for t in tiles) or "—"
-            self.say(f"  {names[seat]}: {shown}  ({plural(pips[seat], unit)})", highlight=False)
+            self.say(f"  {names[seat]}: {shown}  ({plural(pips[seat], unit)})")
         groups = sides(game)
         if any(len(side) > 1 for side in groups):
             self.say("  Sides: " + ", ".join(
-                f"{side_name(game, side)} {plural(sum(pips[s] for s in side), 'pip')}" for side in groups),
-                highlight=False)
+                f"{side_name(game, side)} {plural(sum(pips[s] for s in side), 'pip')}" for side in groups))
         for side in groups:  # partners share their items: said once for the side
             own = sum(pips[s] for s in side)
             for item in next((result.scoring[s] for s in side if result.scoring[s]), []):
@@ -412,9 +414,8 @@ class TerminalSession:
                     why = f"{plural(sum(pips), 'pip')} left → "
                 elif count == "against":
                     why = f"{plural(own, 'pip')} against {plural(sum(pips) - own, 'pip')} → "
-                self.say(f"  {side_name(game, side)}: {item.name}: {why}{item.points:+d}", highlight=False)
-        self.say("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)),
-                           highlight=False)
+                self.say(f"  {side_name(game, side)}: {item.name}: {why}{item.points:+d}")
+        self.say("  Totals: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.scores)))
 
     def move_list(self, moves: list[Move], room: int | None = None) -> Table:
         """The numbered legal moves in as many columns as the terminal's width allows; when they would
@@ -456,11 +457,11 @@ class TerminalSession:
             if self.unsaved is None and not quiet:
                 self.say(f"Could not save to {self.save_path} ({reason}). The game goes on with every move "
                                    "kept; saving is tried again after each move, or type s FILE to save elsewhere.",
-                                   style="bold red", highlight=False)
+                                   style="bold red")
             self.unsaved = reason
             return False
         if self.unsaved is not None:
-            self.say(f"Saved to {self.save_path} again.", style="cyan", highlight=False)
+            self.say(f"Saved to {self.save_path} again.", style="cyan")
         self.unsaved = None
         return True
 
@@ -470,19 +471,19 @@ class TerminalSession:
         try:  # (the file this game is saved to already may be named again)
             check_save_path(path, command_line=False, resuming=self.save_path)
         except SaveError as error:
-            self.say(f"Not saved: {error}", style="red", highlight=False)
+            self.say(f"Not saved: {error}", style="red")
             return False
         previous, unsaved = self.save_path, self.unsaved
         self.save_path, self.unsaved = path, None
         if self.save(quiet=True):
-            self.say(f"Saved to {path}; later moves are saved there too.", highlight=False)
+            self.say(f"Saved to {path}; later moves are saved there too.")
             return True
         reason = self.unsaved
         self.save_path, self.unsaved = previous, unsaved
         where = ("the game is not saved anywhere" if previous is None
                  else f"the game is still saved to {previous}" if unsaved is None
                  else f"saving to {previous} failed too ({unsaved}) and is tried again after each move")
-        self.say(f"Not saved to {path} ({reason}); {where}.", style="red", highlight=False)
+        self.say(f"Not saved to {path} ({reason}); {where}.", style="red")
         return False
 
     # ------------------------------------------------------------ loop
@@ -497,8 +498,7 @@ class TerminalSession:
         self.say(HELP, style="dim")
         house = non_defaults(game.rules.options)
         if house:  # the house rules this game is played by (the table shows only the target)
-            self.say("House rules: " + ", ".join(f"{key}={value_text(value)}" for key, value in house.items()),
-                     highlight=False)
+            self.say("House rules: " + ", ".join(f"{key}={value_text(value)}" for key, value in house.items()))
         if game.in_hand and not game.hand.events:
             self.say_hand_start()
         while not game.finished:
@@ -518,10 +518,10 @@ class TerminalSession:
             if not self.human_turn():
                 if self.save_path is not None and self.save(quiet=True):
                     self.say(f"Saved to {self.save_path} — resume with: "
-                                       f"boneyard play --resume {self.save_path}", highlight=False)
+                                       f"boneyard play --resume {self.save_path}")
                 else:
                     self.say("Quit without saving" + (f" ({self.unsaved})." if self.unsaved else
-                                       "; pass --save FILE to keep a game."), style="red", highlight=False)
+                                       "; pass --save FILE to keep a game."), style="red")
                 return 0
             self.save()
         self.say_hand_end()
@@ -529,7 +529,7 @@ class TerminalSession:
         if self.save_path is not None and self.unsaved is not None:
             self.save_at_the_end()
         if self.save_path is not None and self.unsaved is None:
-            self.say(f"Record: {self.save_path}  (boneyard replay {self.save_path})", highlight=False)
+            self.say(f"Record: {self.save_path}  (boneyard replay {self.save_path})")
         return 0
 
     def save_at_the_end(self, tries: int = 3) -> None:
@@ -539,7 +539,7 @@ class TerminalSession:
             if self.save(quiet=True):
                 return
             self.say(f"The finished game is not saved: {self.save_path} cannot be written ({self.unsaved}).",
-                     style="bold red", highlight=False)
+                     style="bold red")
             try:
                 answer = self.read("Save it to another file (Enter leaves it unsaved): ")
             except EOFError:
@@ -550,7 +550,7 @@ class TerminalSession:
                 break
             if self.save_elsewhere(answer.removeprefix("s ").strip() if answer.startswith("s ") else answer):
                 return
-        self.say("The finished game was not saved.", style="red", highlight=False)
+        self.say("The finished game was not saved.", style="red")
 
     def human_turn(self) -> bool:
         """One decision of the human; ``False`` when they quit."""
@@ -559,7 +559,7 @@ class TerminalSession:
         self.say(table)
         moves = game.legal_moves()
         room = self.console.height - len(self.console.render_lines(table, pad=False)) - 2
-        self.say(self.move_list(moves, room), highlight=False)
+        self.say(self.move_list(moves, room))
         quitting = False
         while True:
             try:
@@ -574,15 +574,15 @@ class TerminalSession:
                     return False
                 quitting = True
                 self.say(f"Not saved ({self.unsaved}): type s FILE to save elsewhere, "
-                                   "or q again to quit without saving.", style="red", highlight=False)
+                                   "or q again to quit without saving.", style="red")
                 continue
             if lower in ("?", "help"):
-                self.say(HELP, highlight=False)
-                self.say(legend_grid(), highlight=False)
+                self.say(HELP)
+                self.say(legend_grid())
                 continue
             if lower in ("h", "hint"):
                 advice, reason = hint(self.view)
-                self.say(f"Hint: {advice} — {reason}", style="cyan", highlight=False)
+                self.say(f"Hint: {advice} — {reason}", style="cyan")
                 continue
             if lower in ("u", "undo"):
                 if self.undo():
@@ -594,7 +594,7 @@ class TerminalSession:
                 elif self.unsaved is not None:
                     self.save()  # says "Saved to … again." or why not
                 elif self.save():
-                    self.say(f"Saved to {self.save_path}", highlight=False)
+                    self.say(f"Saved to {self.save_path}")
                 continue
             if lower.startswith(("s ", "save ")):
                 self.save_elsewhere(answer.split(None, 1)[1])
@@ -605,7 +605,7 @@ class TerminalSession:
             try:
                 self.say_event(game.apply(chosen))
             except IllegalMoveError as error:
-                self.say(f"Not allowed: {self.yours(str(error))}", style="red", highlight=False)
+                self.say(f"Not allowed: {self.yours(str(error))}", style="red")
                 continue
             return True
 
@@ -634,7 +634,7 @@ class TerminalSession:
         try:
             typed = Move.parse(answer)
         except NotationError as error:
-            self.say(f"{self.halves_of_this_set(str(error))}. {HELP}", style="red", highlight=False)
+            self.say(f"{self.halves_of_this_set(str(error))}. {HELP}", style="red")
             return None
         if typed.kind == Kind.DRAW and typed.tile is not None:
             # The stock lies face down: checking a named tile against it would tell the player the next one.
@@ -663,7 +663,7 @@ class TerminalSession:
         game = self.game
         choices = "   ".join(f"{letter}) {describe_move(move, game.layout)}"
                                for letter, move in zip("abcdefghijklmnopqrstuvwxyz", matches, strict=False))
-        self.say(f"{matches[0].tile} fits {len(matches)} ways: {choices}", highlight=False)
+        self.say(f"{matches[0].tile} fits {len(matches)} ways: {choices}")
         count = min(26, len(matches))
         last = chr(ord("a") + count - 1)
         letters = "a or b" if count == 2 else f"a to {last}"
@@ -680,8 +680,7 @@ class TerminalSession:
             if answer == str(move).lower():
                 return move
         if answer:
-            self.say(f"'{answer}' is not {letters} (nor one of the moves): no move chosen.", style="red",
-                     highlight=False)
+            self.say(f"'{answer}' is not {letters} (nor one of the moves): no move chosen.", style="red")
         else:
             self.say("No move chosen.", style="red")
         return None

@@ -347,7 +347,8 @@ class DominoEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                 self._new_hand()
             if before is None and fast.in_hand and self.max_moves is None:  # most steps: nothing else changes
                 self.moves += 1
-                if self.rewards is not self._zeroed:  # (all zeros already after a step that scored nothing)
+                rewards = self.rewards  # (all zeros already after a step that scored nothing, unless edited since)
+                if rewards is not self._zeroed or rewards != self._zero_rewards:
                     self.rewards = self._zeroed = self._zero_rewards.copy()
                 self.agent_selection = self.possible_agents[fast.turn]
             else:

@@ -86,6 +86,9 @@ class Rules:
     def __init__(self, players: int, options: Mapping[str, object] | object | None = None) -> None:
         self.options = parse_options(self.Options, options)
         low, high = self.player_range()
+        from boneyard.chance import as_whole  # (chance reads the rules: imported here, not at the top)
+
+        players = as_whole(players)  # (a NumPy integer, as a count drawn with NumPy is)
         if isinstance(players, bool) or not isinstance(players, int):
             raise VariantError(f"the number of players must be a whole number, not {players!r}")
         if not low <= players <= high:

@@ -21,7 +21,7 @@ from boneyard import record
 from boneyard.options import non_defaults, parse_assignments
 from boneyard.players.base import make_player, split_specs
 from boneyard.rules.base import find_variant
-from boneyard.terminal import resume_levels
+from boneyard.terminal import result_line, resume_levels
 from boneyard.web.limits import DEFAULT_PORT
 
 
@@ -77,6 +77,9 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
                  for seat, player in enumerate(game.names)]
         room = app.state.rooms.adopt(data, seats)
         path = f"/game/{room.id}"
+        if game.finished:  # nothing to play on: the browser opens the game's replay, as the terminal offers it
+            path = f"/replay/{room.id}"
+            print(f"{resume} holds a finished game: {result_line(game)}. Its replay opens in the browser.")
     elif variant is not None:
         cls = find_variant(variant)
         options = non_defaults(parse_assignments(cls.Options, option_assignments))
