@@ -257,9 +257,17 @@ def stats(
     for reason in result["skipped"]:
         typer.echo(f"boneyard: skipped {reason}", err=True)
     if not result["records"]:
+        read, skipped = result["not_yours"], len(result["skipped"])
+        if not read and not skipped:
+            fail(f"no game to count: no game record (*.boneyard.json) in {', '.join(map(str, paths))}")
+        if not read:
+            fail("no game to count: " + ("the file named above could not be read as a game record" if skipped == 1
+                                         else f"none of the {skipped:,} files named above could be read as a game "
+                                              "record"))
         whose = f"a seat named {player!r}" if player is not None else "a human seat (meta.human_seat)"
-        fail(f"no game to count: none of the {result['not_yours'] + len(result['skipped'])} records read has "
-             f"{whose}" + ("; name your seat with --player" if player is None else ""))
+        fail(f"no game to count: none of the {read:,} records read has {whose}"
+             + (f" ({skipped:,} more could not be read)" if skipped else "")
+             + ("; name your seat with --player" if player is None else ""))
     if as_json:
         typer.echo(json.dumps(result))
         return
@@ -355,7 +363,8 @@ def simulate(
     workers: Annotated[int | None, typer.Option(help="processes (default: every core)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object (and no progress bar)")] = False,
     duplicate: Annotated[bool, typer.Option(
-        "--duplicate", help="play every deal once per seat rotation, so luck cancels (GAMES counts deals)")] = False,
+        "--duplicate", help="play every deal once per distinct seat rotation, so luck cancels (GAMES counts "
+                            "deals)")] = False,
     engine: Annotated[str, typer.Option(help="auto (the fast engine where it plays the rules), fast or reference; "
                                              "the results are the same")] = "auto",
     backend: Annotated[str, typer.Option(help="local (process pool) or ray")] = "local",
@@ -376,8 +385,12 @@ def simulate(
                          address=address, progress=advance, records=records)
     except BoneyardError as error:
         fail(str(error))
+    except OSError as error:  # a record that cannot be written (a full disk, a folder removed)
+        fail(f"cannot write a record: {error.filename or records}: {error.strerror or error}"
+             + _records_kept(records))
     except KeyboardInterrupt:
-        typer.echo("boneyard: simulate interrupted (Ctrl-C); nothing was reported", err=True)
+        typer.echo("boneyard: simulate interrupted (Ctrl-C); nothing was reported" + _records_kept(records),
+                   err=True)
         raise typer.Exit(130) from None
     if as_json:
         typer.echo(json.dumps(result))
@@ -413,6 +426,19 @@ def simulate(
                   f"{speed:.{0 if speed >= 10 else 2}f} games/s")
     if result["records"] is not None:
         console.print(f"Records in {result['records']}: boneyard replay FILE, boneyard review FILE", highlight=False)
+
+
+def _records_kept(records: Path | None) -> str:
+    """What a simulation stopped early leaves in its ``--records`` folder, said after the reason it stopped."""
+    if records is None:
+        return ""
+    from boneyard.sim.simulate import written_records
+
+    count = written_records(records) if records.is_dir() else 0
+    if not count:
+        return "; no record was written"
+    kept = "1 record of a finished game is" if count == 1 else f"{count:,} records of finished games are"
+    return f"; {kept} kept in {records}"
 
 
 @contextmanager

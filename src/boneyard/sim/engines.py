@@ -26,10 +26,10 @@ from typing import Final, Protocol, cast
 from boneyard.chance import Chance, Deal
 from boneyard.errors import BoneyardError, OptionError
 from boneyard.fast import FastGame, unsupported
-from boneyard.moves import Kind
+from boneyard.moves import Kind, Move
 from boneyard.players.base import Player, RandomPlayer
 from boneyard.rules.base import Rules, make_rules
-from boneyard.state import Game, HandSetup
+from boneyard.state import Event, Game, HandSetup
 from boneyard.view import SeatView
 
 ENGINES: tuple[str, ...] = ("auto", "fast", "reference")
@@ -136,8 +136,22 @@ def reference_game(rules: Rules, seed: int, players: Sequence[Player], names: Se
             game.next_hand()
             continue
         seat = game.turn
-        game.apply(players[seat].choose(views[seat]))
+        play_choice(game, players[seat].choose(views[seat]), seed)
     return game
+
+
+def play_choice(game: Game, move: object, seed: int) -> Event:
+    """Apply the move a player chose for the seat on turn, refusing one the rules do not allow (a player of one's
+    own, ``module:function``, may return anything) with an error that says which game, which seat and why."""
+    seat = game.turn
+    try:
+        if not isinstance(move, (Move, str)):
+            raise BoneyardError(f"{move!r} is no move (a player's choose(view) returns a Move from "
+                                "view.legal_moves())")
+        return game.apply(move)
+    except BoneyardError as error:
+        raise BoneyardError(f"the {game.rules.name} game dealt from seed {seed}, hand {len(game.log)}: the player "
+                            f"in seat {seat} chose a move the rules refuse: {error}") from None
 
 
 def played_of(game: Game) -> Played:
@@ -231,9 +245,8 @@ def _play_fast_game(game: FastGame, rules: Rules, seed: int, players: Sequence[P
                     shadow.apply(game.to_move(action))
             else:
                 assert shadow is not None
-                move = players[seat].choose(views[seat])
-                action = game.from_move(move)
-                shadow.apply(move)
+                # the reference game checks the move before the fast game, which trusts its actions, takes it
+                action = game.from_move(play_choice(shadow, players[seat].choose(views[seat]), seed).move)
             apply(action)
             moves += 1
         placements += game.placed

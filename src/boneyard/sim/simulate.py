@@ -3,10 +3,10 @@
 Game ``i`` of a run is dealt from ``game_seed(seed, i)`` and its players are seeded from the
 same number, so the results are the same whatever the number of workers.
 
-With ``duplicate=True`` every deal is played once per rotation of the seats (deal ``i``, the
-levels shifted by 0, 1, … seats), so each level plays every hand from every seat and the luck
-of the deal cancels out.  The summary then gives, per level, the games it played, its wins and
-the win rate with a 95% Wilson interval (``ai_stats``).
+With ``duplicate=True`` every deal is played once per distinct rotation of the seats (deal ``i``, the
+levels shifted by 0, 1, … until the line-up repeats: ``greedy,random,greedy,random`` has two), so each
+level plays every hand from every seat and the luck of the deal cancels out.  The summary then gives,
+per level, the games it played, its wins and the win rate with a 95% Wilson interval (``ai_stats``).
 
 Games run on the fast engine wherever it plays the rules (``engine="auto"``, see
 :mod:`boneyard.sim.engines`), with the same results as on the reference engine
@@ -111,10 +111,19 @@ def _chunk(args: Chunk) -> list[GameSummary]:
             for index, rotate in jobs]
 
 
+def rotation_period(lineup: Sequence[object]) -> int:
+    """How many distinct seatings the rotations of ``lineup`` give: the fewest steps that bring it back to itself
+    (the number of seats, 2 for ``A, B, A, B``, 1 when one player holds every seat)."""
+    count = len(lineup)
+    return next(step for step in range(1, count + 1)
+                if count % step == 0 and all(lineup[seat] == lineup[(seat + step) % count] for seat in range(count)))
+
+
 def rotations(specs: Sequence[str], players: int) -> list[int]:
-    """The seat rotations of a duplicate deal: enough for every level to sit in every seat once."""
-    distinct = len(set(specs))
-    return list(range(players)) if distinct > 1 else [0]
+    """The seat rotations of a duplicate deal: enough for every level to sit in every seat once, and no more (a
+    line-up such as ``greedy, random, greedy, random`` seats everyone the same way again after two rotations:
+    a third would replay the first game, seeds and all, and count it twice)."""
+    return list(range(rotation_period(specs[:players])))
 
 
 BACKENDS = ("local", "ray")
@@ -191,14 +200,19 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
                 for chunk in chunks]
 
     started = time.perf_counter()
-    if backend == "ray":
-        summaries = _run_ray(tasks(_chunks(jobs, 50)), len(jobs), address, progress)
-    elif workers == 1:
-        summaries = _run_here(tasks(_chunks(jobs, 50)), len(jobs), progress)
-    else:
-        # many small chunks keep both workers busy to the end (a few large ones leave one idle)
-        size = max(1, min(50, len(jobs) // (workers * 16)))
-        summaries = _run_pool(tasks(_chunks(jobs, size)), len(jobs), workers, progress)
+    try:
+        if backend == "ray":
+            summaries = _run_ray(tasks(_chunks(jobs, 50)), len(jobs), address, progress)
+        elif workers == 1:
+            summaries = _run_here(tasks(_chunks(jobs, 50)), len(jobs), progress)
+        else:
+            # many small chunks keep both workers busy to the end (a few large ones leave one idle)
+            size = max(1, min(50, len(jobs) // (workers * 16)))
+            summaries = _run_pool(tasks(_chunks(jobs, size)), len(jobs), workers, progress)
+    except BaseException:
+        if folder is not None:  # (Ctrl-C ends a worker mid-write: the finished records stay, its temporary goes)
+            remove_partial_records(Path(folder))
+        raise
     seconds = time.perf_counter() - started
     sides = [tuple(sorted(rules.score_seats(seat))) for seat in range(players)]
     summary = summarise(rules.name, players, len(jobs), seed, specs, summaries, seconds, sides)
@@ -227,6 +241,18 @@ def records_folder(folder: Path, backend: str) -> str:
     except OSError as error:
         raise OptionError(f"--records {folder}: cannot make the folder ({error.strerror})") from None
     return str(folder)
+
+
+def written_records(folder: str | os.PathLike[str]) -> int:
+    """How many game records a run has written into ``folder`` (a new folder, or one empty of records)."""
+    return sum(1 for _ in Path(folder).glob("game-*.boneyard.json"))
+
+
+def remove_partial_records(folder: Path) -> None:
+    """Remove the temporary files of records whose writing was cut off (a worker ended in the middle of
+    :func:`boneyard.record.write_atomically`): every finished record is whole, and nothing else is left."""
+    for partial in folder.glob(".game-*.boneyard.json.*.tmp"):
+        partial.unlink(missing_ok=True)
 
 
 def _chunks(jobs: list[Job], size: int) -> list[list[Job]]:

@@ -46,12 +46,25 @@ from boneyard.players.base import LEVELS, Player, load_levels, make_player, spli
 from boneyard.rules.base import find_variant, make_rules, set_player_range
 from boneyard.sim import engines
 from boneyard.sim.pool import finished, stop, worker_pool
-from boneyard.sim.simulate import MAX_GAMES, backend_error, games_error, player_names, ray_map, workers_error
+from boneyard.sim.simulate import (
+    MAX_GAMES,
+    backend_error,
+    games_error,
+    player_names,
+    ray_map,
+    rotation_period,
+    workers_error,
+)
 from boneyard.sim.stats import RATING_METHODS, Pair, bootstrap, wilson
 
 Format = Literal["round-robin", "gauntlet"]
 FORMATS: tuple[str, ...] = ("round-robin", "gauntlet")
 GAMES_FILE = "games.jsonl"
+#: how the header line of ``games.jsonl`` starts: a first line cut short is one only if it starts so
+HEADER_START = b'{"boneyard_tournament": 1, "settings": {'
+#: the files :func:`write_outputs` writes beside ``games.jsonl`` (and over those of an earlier run)
+OUTPUT_FILES = ("results.json", "table.csv", "ratings.csv", "ratings.png", "ratings.svg", "scores.png",
+                "scores.svg")
 CHUNK = 4  #: games per task handed to a worker
 
 
@@ -90,6 +103,8 @@ def build_player(spec: str, seed: int | None = None) -> Player:
         module = import_player_module(module_name.strip())
     except ImportError as error:
         raise OptionError(f"player {spec!r}: cannot import module {module_name!r} ({error})") from None
+    except Exception as error:  # (the module's own code failed: a syntax error, an exception while importing)
+        raise OptionError(f"player {spec!r}: importing module {module_name!r} failed: {_failure(error)}") from None
     factory = getattr(module, function_name.strip(), None)
     if not callable(factory):
         raise OptionError(f"player {spec!r}: module {module_name!r} has no callable {function_name!r}")
@@ -97,10 +112,24 @@ def build_player(spec: str, seed: int | None = None) -> Player:
         takes_seed = "seed" in inspect.signature(factory).parameters
     except (TypeError, ValueError):
         takes_seed = False
-    player = factory(seed=seed) if takes_seed else factory()
+    try:
+        player = factory(seed=seed) if takes_seed else factory()
+    except Exception as error:
+        raise OptionError(f"player {spec!r}: {function_name.strip()}() failed: {_failure(error)}") from None
     if not callable(getattr(player, "choose", None)):
         raise OptionError(f"player {spec!r}: {function_name}() returned {player!r}, which has no choose(view)")
     return player  # type: ignore[no-any-return]
+
+
+def _failure(error: Exception) -> str:
+    """An exception raised by a player's own code, in one line with the place it was raised (file and line)."""
+    import traceback
+
+    if isinstance(error, SyntaxError):
+        return f"{type(error).__name__}: {error.msg} ({error.filename}, line {error.lineno})"
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
+    return f"{type(error).__name__}: {error}{where}"
 
 
 # ---------------------------------------------------------------- settings and schedule
@@ -118,11 +147,15 @@ class Settings:
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def identity(self) -> dict[str, object]:
-        """The settings a resumed run must share (everything but the number of games)."""
+        """The settings a resumed run must share (everything but the number of games).  ``deal_set`` is there only
+        where a set of duplicate deals is smaller than the seats (a partnership gauntlet): such a tournament's
+        earlier results files played each seating of a deal twice, and must not be resumed as if they had not."""
         data = asdict(self)
         data.pop("games")
         data["players"] = list(self.players)
         data["options"] = dict(self.options)
+        if self.duplicate and (size := deal_set(self)) != self.seats:
+            data["deal_set"] = size
         return data
 
 
@@ -186,8 +219,24 @@ def fewest_seats(variant: str, options: Mapping[str, object] | None = None) -> i
 
 def games_per_match(settings: Settings) -> int:
     """Games in each match: ``games``, rounded up to whole sets of deals when duplicating."""
-    seats = settings.seats
-    return -(-settings.games // seats) * seats if settings.duplicate else settings.games
+    size = deal_set(settings) if settings.duplicate else 1
+    return -(-settings.games // size) * size
+
+
+def deal_set(settings: Settings) -> int:
+    """Games in a set of duplicate deals: one for each distinct seating the rotations of a match's line-up give.
+    That is the number of seats, except in a partnership gauntlet, where the first player holds both seats of its
+    side: rotating by two seats everyone as in the first game, so the set is two games (a third would replay the
+    first, and count one game's result twice)."""
+    return rotation_period(_lineup(settings, 1))
+
+
+def _lineup(settings: Settings, other: int) -> tuple[int, ...]:
+    """The line-up of a match against player ``other`` (a gauntlet), or of the first match (a round robin)."""
+    if settings.format == "gauntlet":
+        side = engines.rules_for(settings.variant, settings.seats, settings.options).score_seats(0)
+        return tuple(0 if seat in side else other for seat in range(settings.seats))
+    return tuple(range(settings.seats))
 
 
 def match_count(settings: Settings) -> int:
@@ -201,8 +250,7 @@ def matches(settings: Settings) -> list[tuple[int, ...]]:
     too (a partnership game), so each match is that player's side against the other player's."""
     count = len(settings.players)
     if settings.format == "gauntlet":
-        side = make_rules(settings.variant, settings.seats, settings.options).score_seats(0)
-        return [tuple(0 if seat in side else other for seat in range(settings.seats)) for other in range(1, count)]
+        return [_lineup(settings, other) for other in range(1, count)]
     return list(itertools.combinations(range(count), settings.seats))
 
 
@@ -226,7 +274,7 @@ def _hash_seed(*parts: object) -> int:
 def deal_seed(settings: Settings, task: Task) -> int:
     """The seed of a game's chance: shared by a set of duplicate deals (across every match)."""
     if settings.duplicate:
-        return _hash_seed("deal", settings.seed, task.game // settings.seats)
+        return _hash_seed("deal", settings.seed, task.game // deal_set(settings))
     return _hash_seed("game", settings.seed, task.match, task.game)
 
 
@@ -311,6 +359,12 @@ class Store:
         header = {"boneyard_tournament": 1, "settings": self.settings.identity()}
         self.path.write_text(json.dumps(header) + "\n", encoding="utf-8")
 
+    def _cut_header(self, raw: bytes) -> bool:
+        """Whether ``raw``, a first line that is not JSON, is a header cut short (the start of one as
+        :meth:`_write_header` writes it), not a line of some other file that must not be written over."""
+        line = raw.strip()
+        return line.startswith(HEADER_START) or HEADER_START.startswith(line)
+
     def _load(self) -> None:
         good = 0
         header = False
@@ -322,10 +376,13 @@ class Store:
                 continue
             try:
                 data = json.loads(raw)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, UnicodeDecodeError):  # (bytes that are not UTF-8 are no JSON either)
                 if number < len(lines) - 1:
                     raise TournamentError(f"{self.path}, line {number}: not JSON; "
                                           "the results file is damaged") from None
+                if not header and not self._cut_header(raw):
+                    raise TournamentError(f"{self.path} is not a tournament's results file (its first line is not "
+                                          "JSON); use another --out folder") from None
                 break  # a line cut short by an interruption: drop it
             if not header:
                 self._check_header(data)
@@ -349,7 +406,11 @@ class Store:
 
     def _check_header(self, data: object) -> None:
         """Refuse a header whose settings are not these, naming those that differ."""
-        stored = data.get("settings") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or "boneyard_tournament" not in data:
+            raise TournamentError(f"{self.path} is not a tournament's results file (its first line is "
+                                  f"{json.dumps(data)[:40]}, not the header with the settings); use another "
+                                  "--out folder")
+        stored = data.get("settings")
         wanted = self.settings.identity()
         if stored != wanted:
             differ = [f"{key} {json.dumps(stored.get(key))} there, {json.dumps(value)} now"
@@ -586,6 +647,7 @@ def plot(result: Mapping[str, Any], out: Path) -> dict[str, str]:
     axes.set_yticks(range(len(rows)), [row["player"] for row in rows])
     axes.axvline(0, color="#999999", linewidth=0.8)
     axes.set_xlabel(f"rating ({result['rating_method']}, Elo scale) with 95% bootstrap interval")
+    axes.set_ylabel("player")
     axes.set_title(title, fontsize=10)
     figure.tight_layout()
     paths = {}
@@ -602,7 +664,8 @@ def plot(result: Mapping[str, Any], out: Path) -> dict[str, str]:
         for name, data in result["scores"].items():
             axes.hist(data["values"], bins=edges, histtype="step", linewidth=1.6, label=name)
         axes.legend(fontsize=8)
-    axes.set_xlabel("final score")
+    lower_wins = find_variant(settings["variant"]).lower_score_wins
+    axes.set_xlabel("final score (penalty points: the lowest wins)" if lower_wins else "final score")
     axes.set_ylabel("games")
     axes.set_title(title, fontsize=10)
     figure.tight_layout()
@@ -619,6 +682,34 @@ def _edges(low: float, high: float, bins: int) -> list[float]:
         return [low - 0.5, low + 0.5]
     step = (high - low) / bins
     return [low + step * i for i in range(bins + 1)]
+
+
+def check_extras(plots: bool = True) -> None:
+    """Refuse, before any game is played, a tournament whose report could not be made: the ratings need NumPy and
+    the plots matplotlib (the ``stats`` extra)."""
+    missing = []
+    for module in ("numpy", "matplotlib") if plots else ("numpy",):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise TournamentError(f"a tournament's ratings and plots need {' and '.join(missing)}, which is not "
+                              "installed: pip install 'boneyard[stats]'")
+
+
+def check_out(folder: Path) -> None:
+    """Refuse an output folder that holds no tournament (no ``games.jsonl``, or an empty one) but files this one
+    would write over (a ``table.csv`` of the user's own, in a folder named by mistake)."""
+    if not folder.is_dir():
+        return
+    games = folder / GAMES_FILE
+    if games.exists() and (not games.is_file() or games.stat().st_size):
+        return  # an earlier run's folder (what is in it is checked as it is read)
+    clash = [name for name in OUTPUT_FILES if (folder / name).exists()]
+    if clash:
+        raise TournamentError(f"--out {folder}: holds {', '.join(clash)} but no tournament's {GAMES_FILE}; a "
+                              "tournament would write over them: use a new folder")
 
 
 def default_out(settings: Settings) -> Path:
@@ -638,7 +729,9 @@ def tournament(variant: str, players: Sequence[str] | str, *, games: int = 100, 
     check_rating(rating)
     settings = make_settings(variant, players, games=games, seed=seed, format=format, seats=seats,
                              duplicate=duplicate, options=options)
+    check_extras(plots)
     folder = out if out is not None else default_out(settings)
+    check_out(folder)
     outcome = run_tournament(settings, out=folder, workers=workers, backend=backend, address=address,
                              progress=progress, engine=engine)
     result = report(outcome, rating=rating)
