@@ -25,7 +25,7 @@ from boneyard.chance import as_whole
 from boneyard.env.aec import DominoEnv, RewardMode, check_reset_options, check_seed
 from boneyard.env.encoding import action_number
 from boneyard.errors import IllegalMoveError, OptionError
-from boneyard.players.base import Player, make_player, split_specs
+from boneyard.players.base import Player, fast_chooser, make_player, split_specs
 from boneyard.state import Game
 
 
@@ -126,8 +126,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         while not self._over() and env.agent_selection != self.agent:
             seat = env.seat
             player = self.opponents[seat]
-            choose_action = getattr(player, "choose_action", None)
-            if env.fast is not None and callable(choose_action):
+            choose_action = fast_chooser(player)
+            if env.fast is not None and choose_action is not None:
                 env.step(env.number_of(choose_action(env.fast)))  # random and greedy choose on the fast engine
             else:
                 env.step(env.encode(player.choose(env.views[seat])))

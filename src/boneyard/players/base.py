@@ -221,6 +221,17 @@ class GreedyPlayer:
         self._shed_rules = rules
 
 
+def fast_chooser(player: object) -> Callable[[FastGame], int] | None:
+    """The choice of ``player`` on a :class:`~boneyard.fast.FastGame`, where it is one of the levels that choose
+    there exactly as from a view (``random`` and ``greedy``, not a subclass); ``None`` for any other player, which
+    decides from its seat's :class:`~boneyard.view.SeatView`.  A fast game holds every hand and the stock, so a
+    player of one's own (``module:function``, a subclass that overrides ``choose``) is never handed one: it sees
+    what its seat may see, and the rules check the move it returns."""
+    if type(player) is RandomPlayer or type(player) is GreedyPlayer:
+        return player.choose_action
+    return None
+
+
 def shedding_ranks(tiles: Sequence[Tile], tile_value: Callable[[Tile], int]) -> tuple[list[int], int]:
     """Per tile index, :func:`placement_rank` after the points as one int (tile value x 32 + high
     half, both read off the rank), shifted to start at 0; and the spread that puts points above it."""

@@ -3,7 +3,8 @@
 :func:`play_game` plays a whole game from a seed with one player per seat.  On the fast engine
 (:class:`~boneyard.fast.FastGame`, chosen whenever :func:`boneyard.fast.unsupported` finds nothing
 missing) the players that can choose on it directly (``random`` and ``greedy``: their
-``choose_action(game)``) do so; any other player (heuristic, expert, a ``module:function``) gets a
+``choose_action(game)``, :func:`~boneyard.players.base.fast_chooser`) do so; any other player (heuristic, expert,
+a ``module:function``, a subclass of random or greedy) gets a
 :class:`~boneyard.view.SeatView` of a reference :class:`~boneyard.state.Game` that follows the fast
 game move for move.  Either way the game is dealt by the same :class:`~boneyard.chance.Chance`, so a
 seed plays the same game, with the same result, on both engines (``tests/test_sim_engines.py``).
@@ -19,26 +20,20 @@ directional tiles act by such tables too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol, cast
+from typing import Final, cast
 
 from boneyard.chance import Chance, Deal
 from boneyard.errors import BoneyardError, OptionError
 from boneyard.fast import FastGame, unsupported
 from boneyard.moves import Kind, Move
-from boneyard.players.base import Player, RandomPlayer
+from boneyard.players.base import Player, RandomPlayer, fast_chooser
 from boneyard.rules.base import Rules, make_rules
 from boneyard.state import Event, Game, HandSetup
 from boneyard.view import SeatView
 
 ENGINES: tuple[str, ...] = ("auto", "fast", "reference")
-
-
-class FastChooser(Protocol):
-    """A player that can choose directly on a :class:`~boneyard.fast.FastGame` (random, greedy)."""
-
-    def choose_action(self, game: FastGame) -> int: ...
 
 
 @dataclass(slots=True)
@@ -216,9 +211,7 @@ def _play_fast(rules: Rules, seed: int, players: Sequence[Player]) -> Played:
 
 def _play_fast_game(game: FastGame, rules: Rules, seed: int, players: Sequence[Player]) -> Played:
     chance = Chance(seed)
-    choosers: list[Callable[[FastGame], int] | None] = [
-        cast(FastChooser, player).choose_action if callable(getattr(player, "choose_action", None)) else None
-        for player in players]
+    choosers = [fast_chooser(player) for player in players]
     # every seat random: whole hands in the compiled kernel, from the players' own streams
     streams = [player.stream for player in players if type(player) is RandomPlayer]
     whole_hands = len(streams) == rules.players and game.kernel_plays

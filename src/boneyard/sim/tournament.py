@@ -666,7 +666,11 @@ def plot(result: Mapping[str, Any], out: Path) -> dict[str, str]:
         axes.legend(fontsize=8)
     lower_wins = find_variant(settings["variant"]).lower_score_wins
     axes.set_xlabel("final score (penalty points: the lowest wins)" if lower_wins else "final score")
-    axes.set_ylabel("games")
+    # a player who holds several seats of a game (a gauntlet of three or more seats, a partnership) has a score
+    # for each: the bars then count seats, and the axis says so
+    games = {row["player"]: row["games"] for row in result["table"]}
+    per_seat = any(len(data["values"]) > games.get(name, 0) for name, data in result["scores"].items())
+    axes.set_ylabel("seats held (a score per seat of each game)" if per_seat else "games")
     axes.set_title(title, fontsize=10)
     figure.tight_layout()
     for suffix in ("png", "svg"):
