@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from benchmarks import workloads
+from benchmarks import arguments, workloads
 from benchmarks.workloads import Count, Workload, summary
 
 SECTIONS = ["anchors", "throughput", "simulate", "primitives", "commands", "greedy", "env", "scoring"]
@@ -49,7 +49,7 @@ def kernel_built() -> bool:
 
 
 class Table:
-    """Rows of engine, game, games/s, moves/s and the ratio to Boneyard (medians with min-max)."""
+    """Rows of engine, game, games/s, moves/s, placements/s and the ratio to Boneyard (medians with min-max)."""
 
     def __init__(self) -> None:
         self.rows: list[dict[str, Any]] = []
@@ -60,7 +60,9 @@ class Table:
             "engine": engine, "game": game,
             "games_per_s": summary([c.rate("games") for c in counts]),
             "moves_per_s": summary([c.rate("moves") for c in counts]),
-            "placements_per_s": summary([c.rate("placements") for c in counts]),
+            # (None, shown "-": a workload that counts no placements, the environments' steps)
+            "placements_per_s": summary([c.rate("placements") for c in counts])
+            if any(c.placements for c in counts) else None,
             "ratio": summary(ratios) if ratios else None, "ratio_unit": ratio_unit,
         })
 
@@ -98,28 +100,37 @@ def ratios(ours: list[Count], theirs: list[Count], what: str) -> list[float]:
     return [a.rate(what) / b.rate(what) for a, b in zip(ours, theirs, strict=True) if b.rate(what)]
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 repeats of 0.5 s, small simulate runs")
-    parser.add_argument("--repeats", type=int, help="repeats of every measurement (default 5, quick 3)")
-    parser.add_argument("--seconds", type=float, help="seconds per engine per repeat (default 2, quick 0.5)")
-    parser.add_argument("--simulate-games", type=int, help="games per simulate run (default 3000, quick 600)")
-    parser.add_argument("--simulate-long", type=int,
+    parser.add_argument("--repeats", type=arguments.positive, help="repeats of every measurement (default 5, quick 3)")
+    parser.add_argument("--seconds", type=arguments.seconds,
+                        help="seconds per engine per repeat (default 2, quick 0.5)")
+    parser.add_argument("--simulate-games", type=arguments.positive,
+                        help="games per simulate run (default 3000, quick 600)")
+    parser.add_argument("--simulate-long", type=arguments.positive,
                         help="games of the longer simulate runs of 'commands', where start-up weighs less "
                              "(default 10000, quick 3000)")
     parser.add_argument("--skip", action="append", default=[],
                         choices=SECTIONS, help="leave a section out")
     parser.add_argument("--only", action="append", default=[], choices=SECTIONS, help="run only this section")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.only:
         args.skip = [section for section in SECTIONS if section not in args.only]
-    repeats = args.repeats or (3 if args.quick else 5)
-    seconds = args.seconds or (0.5 if args.quick else 2.0)
-    sim_games = args.simulate_games or (600 if args.quick else 3000)
-    sim_long = args.simulate_long or (3000 if args.quick else 10000)
-    if repeats < 1 or seconds <= 0 or sim_games < 1 or sim_long < 1:
-        parser.error("--repeats, --seconds, --simulate-games and --simulate-long must be positive")
+
+    def given(value: float | None, default: float, quick: float) -> Any:
+        """A value given on the command line (0 is refused by its type, never taken for "not given")."""
+        return value if value is not None else quick if args.quick else default
+
+    repeats = given(args.repeats, 5, 3)
+    seconds = given(args.seconds, 2.0, 0.5)
+    sim_games = given(args.simulate_games, 3000, 600)
+    sim_long = given(args.simulate_long, 10000, 3000)
 
     kernel = kernel_built()
     print(f"Boneyard benchmarks: python {platform.python_version()} on {platform.machine()}, "

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from benchmarks import arguments
 from benchmarks.previous_expert import unpack
 from benchmarks.workloads import Count, summary
 
@@ -142,33 +143,27 @@ def render_row(row: Mapping[str, Any]) -> str:
     return (f"| {game} | {cell(row['today'])} | {cell(row['anchor'])} | **{cell(row['ratio'], 1)}** |")
 
 
-def parse_options(text: str) -> dict[str, object]:
-    """``KEY=VALUE,...`` (``partnerships=on``) as the variant's option mapping."""
-    options: dict[str, object] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        if "=" not in item:
-            raise SystemExit(f"--options: {item!r} is not KEY=VALUE")
-        key, value = item.split("=", 1)
-        options[key] = value
-    return options
-
-
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     from boneyard.rules.base import VARIANTS
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.env_anchor", description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default=",".join(sorted(VARIANTS)), help="comma-separated variants")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--options", default="", help="variant options, KEY=VALUE,... (partnerships=on)")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per environment per repeat")
+    parser.add_argument("--variants", type=arguments.variants, default=",".join(sorted(VARIANTS)),
+                        help="comma-separated variants")
+    parser.add_argument("--players", type=arguments.whole(2), default=2)
+    parser.add_argument("--options", type=arguments.options, default="",
+                        help="variant options, KEY=VALUE,... (partnerships=on)")
+    parser.add_argument("--repeats", type=arguments.positive, default=3)
+    parser.add_argument("--seconds", type=arguments.seconds, default=1.0, help="seconds per environment per repeat")
     parser.add_argument("--commit", default=ANCHOR_COMMIT, help="the earlier commit to compare with")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
-    if args.repeats < 1 or args.seconds <= 0:
-        parser.error("--repeats and --seconds must be positive")
-    options = parse_options(args.options)
-    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    options, variants = args.options, args.variants
+    arguments.check_rules(parser, variants, args.players, options)
     print(f"Environment steps/s (observe, then step with a random legal action), today against commit "
           f"{args.commit}; {args.repeats} repeats × {args.seconds:g} s; load average {os.getloadavg()[0]:.2f}")
     print(f"| game | today | {args.commit} | today is × |\n|---|---|---|---|", flush=True)

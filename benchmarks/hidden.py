@@ -11,7 +11,8 @@ expert is today's expert whose search is handed the truth instead of sampled dea
 Both search with the expert's own playouts and the same ``samples=`` budget, so the difference from the fair
 expert against the same opponent is what the information is worth, and the gap between the fair expert and
 the ``hands`` row is what is left to gain by inference.  Each deal is played twice, the seeing expert in seat 0
-and then in seat 1 (two players); the table gives its win rate with the 95% Wilson interval.
+and then in seat 1 (two players); the table gives its games won, lost and tied and its win rate with the 95%
+Wilson interval (as :mod:`benchmarks.duel`'s).
 
     python -m benchmarks.hidden --variants bergen --deals 100 --shows hands --against heuristic --samples 40
 """
@@ -20,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 from collections.abc import Sequence
 
-from benchmarks.duel import deal_game, finish
+from benchmarks import arguments
+from benchmarks.duel import HEADER, deal_game, finish, outcome, row_line, tally
 from boneyard.players.base import Player, make_player
-from boneyard.players.expert.search import ExpertPlayer, Search
-from boneyard.sim.simulate import wilson
+from boneyard.players.expert.search import MAX_SAMPLES, ExpertPlayer, Search
 from boneyard.state import Game
 from boneyard.tiles import Tile
 from boneyard.view import SeatView
@@ -69,47 +69,48 @@ class SeeingExpert(ExpertPlayer):
         return SeeingSearch(view, rng, truth, self.stock_shown)
 
 
-def play(variant: str, seed: int, index: int, seeing_seat: int, shows: str, samples: int, against: str) -> bool:
-    """One game of deal ``index``, the seeing expert in ``seeing_seat``: whether it won."""
+def play(variant: str, seed: int, index: int, seeing_seat: int, shows: str, samples: int, against: str) -> int:
+    """One game of deal ``index``, the seeing expert in ``seeing_seat``: its outcome (1 won, -1 lost, 0 tied)."""
     game, number = deal_game(variant, seed, index)
     seats: list[Player] = [SeeingExpert(game, shows, number + 101 * seat, samples) if seat == seeing_seat
                            else make_player(against, seed=number + 101 * seat) for seat in range(2)]
-    return finish(game, seats) == seeing_seat
+    finish(game, seats)
+    return outcome(game, {seeing_seat})
 
 
 def run(variant: str, deals: int, shows: str, samples: int, against: str, seed: int,
         progress: bool = False) -> dict[str, object]:
-    """``deals`` duplicate deals: the seeing expert's wins against ``against``."""
-    wins = 0
-    started = time.perf_counter()
-    for index in range(deals):
-        wins += sum(play(variant, seed, index, seat, shows, samples, against) for seat in (0, 1))
-        if progress:
-            print(f"  {variant} deal {index + 1}/{deals}: {wins}/{2 * (index + 1)} "
-                  f"({time.perf_counter() - started:.0f} s)", flush=True)
-    low, high = wilson(wins, 2 * deals)
-    return {"variant": variant, "shows": shows, "against": against, "games": 2 * deals, "wins": wins,
-            "rate": wins / (2 * deals), "low": low, "high": high, "seconds": time.perf_counter() - started}
+    """``deals`` duplicate deals: the seeing expert's wins, losses and ties against ``against``."""
+    row = tally(variant, deals,
+                lambda index: [play(variant, seed, index, seat, shows, samples, against) for seat in (0, 1)], progress)
+    return {"shows": shows, "against": against, **row}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hidden", description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", type=arguments.variants, default="bergen", help="comma-separated variants")
+    parser.add_argument("--deals", type=arguments.positive, default=10,
+                        help="duplicate deals per variant (two games each)")
+    parser.add_argument("--shows", choices=("hands", "all"), default="hands",
+                        help="what the seeing expert is shown: the others' hands, or the stock's order too")
+    parser.add_argument("--samples", type=arguments.whole(1, MAX_SAMPLES), default=40,
+                        help="deals (searches of the truth) per decision")
+    parser.add_argument("--against", type=arguments.player, default="heuristic", help="the fair opponent's spec")
+    parser.add_argument("--seed", type=arguments.seed, default=2025)
+    parser.add_argument("--progress", action="store_true", help="print the running count after every deal")
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.hidden", description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default="bergen", help="comma-separated variants")
-    parser.add_argument("--deals", type=int, default=10, help="duplicate deals per variant (two games each)")
-    parser.add_argument("--shows", choices=("hands", "all"), default="hands",
-                        help="what the seeing expert is shown: the others' hands, or the stock's order too")
-    parser.add_argument("--samples", type=int, default=40, help="deals (searches of the truth) per decision")
-    parser.add_argument("--against", default="heuristic", help="the fair opponent's spec")
-    parser.add_argument("--seed", type=int, default=2025)
-    parser.add_argument("--progress", action="store_true", help="print the running count after every deal")
+    parser = build_parser()
     args = parser.parse_args(argv)
+    arguments.check_rules(parser, args.variants, 2)
     print(f"the expert shown {'the hands' if args.shows == 'hands' else 'the hands and the stock order'} "
           f"(samples={args.samples}) against {args.against}, 2 players, {args.deals} duplicate deals, seed {args.seed}")
-    print(f"{'variant':<18} {'won':>9} {'rate':>7} {'95% interval':>15} {'time':>8}")
-    for variant in args.variants.split(","):
+    print(f"{HEADER}  {'time':>7}")
+    for variant in args.variants:
         row = run(variant, args.deals, args.shows, args.samples, args.against, args.seed, args.progress)
-        print(f"{variant:<18} {row['wins']:>4}/{row['games']:<4} {row['rate']:>7.1%} "
-              f"{row['low']:>6.1%} – {row['high']:<6.1%} {row['seconds']:>7.0f}s", flush=True)
+        print(f"{row_line(row)}  {row['seconds']:6.0f}s", flush=True)
 
 
 if __name__ == "__main__":

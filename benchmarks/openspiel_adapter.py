@@ -28,11 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
-from open_spiel.python.games import block_dominoes
-
+from benchmarks import arguments
 from benchmarks.paired import by_deal
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
@@ -46,6 +42,18 @@ HAND = 7
 BY_DEAL_FROM = 50  #: deals at least for the summary's interval counted by deal (benchmarks.paired.by_deal)
 
 
+def open_spiel(benchmark: str = "benchmarks.openspiel_adapter") -> Any:
+    """OpenSpiel's ``python_block_dominoes`` module (the ``bench`` extra), imported when a hand is played, so that
+    ``--help`` and the argument checks work without it; where it is missing, ``benchmark`` exits with one line
+    that says how to install it."""
+    try:
+        import pyspiel  # noqa: F401  (OpenSpiel's compiled core: its games' registry)
+        from open_spiel.python.games import block_dominoes
+    except ImportError as error:
+        raise arguments.bench_extra_missing(error, benchmark, "OpenSpiel (open_spiel==2.0.2)") from None
+    return block_dominoes
+
+
 def to_tile(pair: tuple[float, float]) -> Tile:
     return Tile(int(pair[0]), int(pair[1]))
 
@@ -56,7 +64,7 @@ def to_pair(tile: Tile) -> tuple[float, float]:
 
 def action_index(player: int, tile: Tile, edge: int | None) -> int:
     pair = to_pair(tile)
-    for index, action in enumerate(block_dominoes._ACTIONS):
+    for index, action in enumerate(open_spiel()._ACTIONS):
         if action.player == player and action.tile == pair and action.edge == (None if edge is None else float(edge)):
             return index
     raise ValueError(f"no OpenSpiel action for player {player}, tile {tile}, edge {edge}")
@@ -91,6 +99,8 @@ def skipped_edges(history: Sequence[Any], to_move: int) -> list[tuple[int, list[
 
 def make_resampler(rng: random.Random) -> Any:
     """ISMCTS's resampler: the opponent's hidden tiles dealt again, respecting every pass."""
+
+    block_dominoes = open_spiel()
 
     def resample(state: Any, player: int) -> Any:
         history = list(state.actions_history)
@@ -133,6 +143,11 @@ class Hand:
     view of a Boneyard ``block`` game that mirrors OpenSpiel's state) against ISMCTS with ``sims`` simulations."""
 
     def __init__(self, deal_seed: int, expert_seat: int, expert_spec: str, sims: int, target: int = 1) -> None:
+        block_dominoes = open_spiel()
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
+
         game = pyspiel.load_game("python_block_dominoes")
         self.state = game.new_initial_state()
         rng = random.Random(deal_seed)
@@ -164,7 +179,7 @@ class Hand:
                 action = action_index(player, move.tile, None if move.kind == Kind.LEAD else move.half)
             else:
                 action = self.bot.step(state)
-                move = boneyard_move(mirror, block_dominoes._ACTIONS[action])
+                move = boneyard_move(mirror, open_spiel()._ACTIONS[action])
             yield Turn(player, move, action, time.perf_counter() - started, player == self.expert_seat)
             mirror.apply(move)
             state.apply_action(action)
@@ -185,16 +200,28 @@ def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
     return hand.result()
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.openspiel_adapter")
-    parser.add_argument("--deals", type=int, default=10)
-    parser.add_argument("--sims", type=int, default=1000)
-    parser.add_argument("--expert", default="expert:time=0.5")
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--target", type=int, default=1,
+def match_parser(benchmark: str, description: str, expert: str, seed: int) -> argparse.ArgumentParser:
+    """The arguments of a match of the expert (``expert``: the default spec) against ISMCTS: ``--deals``,
+    ``--sims``, ``--expert``, ``--seed`` (this benchmark's and :mod:`benchmarks.replies`')."""
+    parser = argparse.ArgumentParser(prog=f"python -m {benchmark}", description=description)
+    parser.add_argument("--deals", type=arguments.positive, default=10, help="duplicate deals (two games each)")
+    parser.add_argument("--sims", type=arguments.positive, default=1000, help="ISMCTS's simulations per move")
+    parser.add_argument("--expert", type=arguments.player, default=expert, help="the expert's spec")
+    parser.add_argument("--seed", type=arguments.seed, default=seed)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = match_parser("benchmarks.openspiel_adapter", __doc__.splitlines()[0], "expert:time=0.5", 7)
+    parser.add_argument("--target", type=arguments.positive, default=1,
                         help="the mirror game's target (1: the one hand decides it, as in OpenSpiel)")
     parser.add_argument("--progress", action="store_true", help="print one line per game")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    open_spiel()
     wins = losses = ties = 0
     outcome_of: dict[tuple[int, int], int] = {}  #: (deal, the expert's seat) → 1 won, -1 lost, 0 tied
     clock: dict[str, list[float]] = {"expert": [], "ismcts": []}

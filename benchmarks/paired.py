@@ -13,7 +13,8 @@ counted by deal (:func:`by_deal`), the unit the duplicate design samples: a deal
 where the deal decides, its two games split, so the games-as-independent interval is wider than the design's.
 
 A log is the adapter's output with ``--progress``: one line ``deal D expert seat S: +R  (so far ...)`` per
-game (positive R: the expert won).
+game (positive R: the expert won), then its summary.  Pooled, a log without the summary (a run still going) is
+counted and marked *unfinished*, and one without a game line yet is left out with a line on stderr.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks import arguments
 from boneyard.sim.simulate import wilson
 
 _LINE = re.compile(r"deal (\d+) expert seat (\d): ([+-]?\d+)")
+_SUMMARY = re.compile(r"^\S.* vs OpenSpiel ISMCTS \(\d+ simulations\)", re.M)  #: the adapter's last lines begin so
 
 
 def outcomes(path: Path) -> dict[tuple[int, int], int]:
@@ -83,25 +87,50 @@ def rate(won: int, lost: int) -> str:
     return f"{won / (won + lost):.1%} ({low:.1%} – {high:.1%})"
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.paired")
-    parser.add_argument("logs", nargs="+", type=Path)
+def finished(path: Path) -> bool:
+    """Whether the log ends with the adapter's summary (a run still going, or stopped, has game lines only)."""
+    return _SUMMARY.search(path.read_text()) is not None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.paired", description=__doc__.splitlines()[0])
+    parser.add_argument("logs", nargs="+", type=arguments.log_file,
+                        help="logs of benchmarks.openspiel_adapter --progress (the first is the base)")
     parser.add_argument("--pool", action="store_true", help="count every log's games together")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
-    runs = [(path, outcomes(path)) for path in args.logs]
+    seen: set[Path] = set()
+    for path in args.logs:
+        if path.resolve() in seen:
+            parser.error(f"{path}: given twice (its games would count twice)")
+        seen.add(path.resolve())
     if args.pool:
+        runs = []
+        for path in args.logs:
+            try:
+                runs.append((path, outcomes(path)))
+            except SystemExit as empty:  # a run just started has no game yet: the others are pooled
+                print(f"{empty} — left out", file=sys.stderr)
+        if not runs:
+            parser.error("no log has a game line (logs of benchmarks.openspiel_adapter --progress)")
         print("| log | won | lost | tied | of decided games |")
         print("|---|---|---|---|---|")
         totals = [0, 0, 0]
         for path, games in runs:
             counts = tally(games)
             totals = [total + count for total, count in zip(totals, counts, strict=True)]
-            print(f"| {path.name} | {counts[0]} | {counts[1]} | {counts[2]} | {rate(counts[0], counts[1])} |")
+            name = path.name if finished(path) else f"{path.name} (unfinished: no summary line)"
+            print(f"| {name} | {counts[0]} | {counts[1]} | {counts[2]} | {rate(counts[0], counts[1])} |")
         print(f"| **all** | **{totals[0]}** | **{totals[1]}** | **{totals[2]}** | **{rate(totals[0], totals[1])}** |")
         share, low, high, effect = by_deal([games for _, games in runs])
         print(f"\nCounted by deal (a deal's two games are not independent): {share:.1%} ({low:.1%} – {high:.1%}), "
               f"design effect {effect:.2f}")
         return
+    runs = [(path, outcomes(path)) for path in args.logs]
     if len(runs) < 2:
         parser.error("give a base log and at least one to compare with it (or --pool)")
     base_path, base = runs[0]

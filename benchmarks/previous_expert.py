@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from benchmarks import arguments
 from boneyard.chance import Chance, game_seed
 from boneyard.moves import Move
 from boneyard.players.base import make_player
@@ -75,13 +76,18 @@ for line in sys.stdin:
 
 
 def unpack(commit: str) -> Path:
-    """The ``src`` folder of ``commit``, unpacked once into the temporary folder."""
+    """The ``src`` folder of ``commit``, unpacked once into the temporary folder (exits with one line where git
+    cannot unpack it: an unknown commit, or no git repository)."""
     target = Path(tempfile.gettempdir()) / f"boneyard-previous-{commit}"
     src = target / "src"
     if not (src / "boneyard" / "__init__.py").exists():
         target.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
-                                 check=True, capture_output=True).stdout
+        done = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+                              check=False, capture_output=True)
+        if done.returncode != 0:
+            said = done.stderr.decode(errors="replace").strip().splitlines()
+            raise SystemExit(f"--commit {commit}: git cannot unpack its src ({said[0] if said else done.returncode})")
+        archive = done.stdout
         with tempfile.TemporaryFile() as handle:
             handle.write(archive)
             handle.seek(0)
@@ -222,24 +228,33 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
     return rows
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.previous_expert", description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default=",".join(sorted(VARIANTS)), help="comma-separated variants")
-    parser.add_argument("--deals", type=int, default=2, help="duplicate deals per variant (two games each)")
-    parser.add_argument("--expert", default="expert:time=0.1", help="the spec both experts play with")
-    parser.add_argument("--today", default=None,
+    parser.add_argument("--variants", type=arguments.variants, default=",".join(sorted(VARIANTS)),
+                        help="comma-separated variants")
+    parser.add_argument("--deals", type=arguments.positive, default=2,
+                        help="duplicate deals per variant (two games each)")
+    parser.add_argument("--expert", type=arguments.player, default="expert:time=0.1",
+                        help="the spec both experts play with")
+    parser.add_argument("--today", type=arguments.player, default=None,
                         help="today's expert's own spec, where it differs (e.g. expert:time=0.1,read=0)")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--players", type=arguments.whole(2), default=2)
+    parser.add_argument("--seed", type=arguments.seed, default=2024)
     parser.add_argument("--commit", default=PREVIOUS_COMMIT, help="the earlier commit to play against")
-    parser.add_argument("--options", default="", help="variant options, KEY=VALUE,... (partnerships=on)")
+    parser.add_argument("--options", type=arguments.options, default="",
+                        help="variant options, KEY=VALUE,... (partnerships=on)")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
     parser.add_argument("--progress", action="store_true", help="print the running count after every deal")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
-    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    variants, options = args.variants, args.options
+    arguments.check_rules(parser, variants, args.players, options)
     print(f"Win rate of today's expert against the expert of commit {args.commit}, {args.players} players, "
           f"{args.deals} duplicate deals, seed {args.seed}")
-    options = dict(item.split("=", 1) for item in args.options.split(",") if "=" in item)
     rows = match(variants, args.deals, args.expert, args.players, args.seed, args.commit, options, args.progress,
                  args.today)
     if args.json_path:

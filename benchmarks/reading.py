@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from benchmarks import arguments
 from benchmarks.duel import deal_game
 from boneyard.players.base import make_player
 from boneyard.players.expert.inference import infer
@@ -79,19 +80,27 @@ def measure(variant: str, games: int, reader: str, against: str, deals: int, see
             "seconds": time.perf_counter() - started}
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.reading", description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default="bergen,block", help="comma-separated variants")
-    parser.add_argument("--games", type=int, default=10, help="games per variant")
-    parser.add_argument("--reader", default="expert:samples=20,read=0", help="seat 0's spec (whose views are read)")
-    parser.add_argument("--against", default="heuristic", help="seat 1's spec (whose choices are read)")
-    parser.add_argument("--deals", type=int, default=300, help="sampled deals per position")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variants", type=arguments.variants, default="bergen,block", help="comma-separated variants")
+    parser.add_argument("--games", type=arguments.positive, default=10, help="games per variant")
+    parser.add_argument("--reader", type=arguments.player, default="expert:samples=20,read=0",
+                        help="seat 0's spec (whose views are read)")
+    parser.add_argument("--against", type=arguments.player, default="heuristic",
+                        help="seat 1's spec (whose choices are read)")
+    parser.add_argument("--deals", type=arguments.positive, default=300, help="sampled deals per position")
+    parser.add_argument("--seed", type=arguments.seed, default=1)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
+    arguments.check_rules(parser, args.variants, 2)
     print(f"log-loss per unseen tile of seat 1's hand ({args.against}), seen by {args.reader}, "
           f"{args.games} games per variant, {args.deals} deals per position, seed {args.seed}")
     print(f"{'variant':<18} {'positions':>9} {'certain only':>13} {'read':>8} {'gain':>7} {'time':>7}")
-    for variant in args.variants.split(","):
+    for variant in args.variants:
         row = measure(variant, args.games, args.reader, args.against, args.deals, args.seed)
         gain = 1 - row["read"] / row["certain"] if row["certain"] else 0.0
         print(f"{variant:<18} {row['positions']:>9.0f} {row['certain']:>13.4f} {row['read']:>8.4f} {gain:>7.1%} "

@@ -31,17 +31,14 @@ import random
 import time
 from collections.abc import Sequence
 
+from benchmarks import arguments
+from benchmarks.openspiel_adapter import Hand, match_parser, open_spiel
 from boneyard.moves import Move
 from boneyard.players.expert.inference import infer
 from boneyard.players.expert.sampling import fill_plan, sample_deal
 from boneyard.players.expert.search import Search
 from boneyard.state import Game
 from boneyard.view import SeatView
-
-try:
-    from benchmarks.openspiel_adapter import Hand
-except ImportError as error:  # pragma: no cover - the bench extra
-    raise SystemExit(f"{error}: pip install -e '.[bench]'") from None
 
 
 def solved_values(game: Game, moves: Sequence[Move]) -> list[float] | None:
@@ -101,15 +98,16 @@ def play(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
             drawn_hands(mirror, turn.move, expert_seat, alternatives, rng, tally["drawn"])
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.replies")
-    parser.add_argument("--deals", type=int, default=10)
-    parser.add_argument("--sims", type=int, default=1000)
-    parser.add_argument("--expert", default="expert:time=0.4")
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--alternatives", type=int, default=0,
+def build_parser() -> argparse.ArgumentParser:
+    parser = match_parser("benchmarks.replies", __doc__.splitlines()[0], "expert:time=0.4", 5)
+    parser.add_argument("--alternatives", type=arguments.count, default=0,
                         help="hands drawn for ISMCTS after each of its measured decisions (0: none)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    open_spiel("benchmarks.replies")
     tally: dict[str, list[tuple[float, float, float]]] = {"ismcts": [], "drawn": [], "expert": []}
     started = time.perf_counter()
     for deal in range(args.deals):

@@ -17,11 +17,12 @@ import json
 import time
 from typing import Any
 
+from benchmarks import arguments
 from boneyard import Game, make_rules, record
 from boneyard.chance import Chance
 from boneyard.players.base import make_player
-from boneyard.players.expert.search import DEFAULT_TIME
-from boneyard.review.analysis import Settings, review
+from boneyard.players.expert.search import DEFAULT_TIME, MAX_SAMPLES
+from boneyard.review.analysis import MIN_SAMPLES, Settings, review
 from boneyard.view import SeatView
 
 
@@ -52,15 +53,21 @@ def measure(seed: int, seat: int, settings: Settings) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the reviewed game")
-    parser.add_argument("--seat", type=int, default=0)
-    parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="seconds per decision")
-    parser.add_argument("--samples", type=int, default=None, help="deals per decision (instead of --time)")
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.review", description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=arguments.seed, default=1, help="seed of the reviewed game")
+    parser.add_argument("--seat", type=int, choices=(0, 1), default=0, help="the seat reviewed (a two-player game)")
+    # (the limits of ``boneyard review``)
+    parser.add_argument("--time", type=arguments.duration(600), default=DEFAULT_TIME, help="seconds per decision")
+    parser.add_argument("--samples", type=arguments.whole(MIN_SAMPLES, MAX_SAMPLES), default=None,
+                        help="deals per decision (instead of --time)")
     parser.add_argument("--no-open-hands", action="store_true", help="leave out the hindsight solution")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     settings = Settings(seconds=args.time, samples=args.samples, open_hands=not args.no_open_hands)
     result = measure(args.seed, args.seat, settings)
     if args.json:

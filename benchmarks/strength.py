@@ -31,7 +31,7 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from benchmarks import previous_expert
+from benchmarks import arguments, previous_expert
 from boneyard.chance import Chance
 from boneyard.players.base import make_player
 from boneyard.players.expert import ExpertPlayer
@@ -42,6 +42,7 @@ from boneyard.state import Game
 from boneyard.view import SeatView
 
 PAIRS = ("expert-heuristic", "heuristic-greedy", "greedy-random", "expert-greedy", "expert-previous")
+LEVEL_NAMES = ("random", "greedy", "heuristic", "expert")  #: the levels a pair names (``expert`` is ``--expert``)
 
 
 def level_spec(name: str, expert: str) -> str:
@@ -180,36 +181,64 @@ def deals_per_decision(variants: Sequence[str], counts: Sequence[int], positions
     return rows
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def pairs(text: str) -> list[str]:
+    """Comma-separated ``FIRST-SECOND`` pairs of two different levels (``expert-previous``: the earlier expert)."""
+    found: list[str] = []
+    for pair in filter(None, (part.strip() for part in text.split(","))):
+        first, dash, second = pair.partition("-")
+        if not dash or first == second:
+            raise argparse.ArgumentTypeError(f"{pair!r} is not FIRST-SECOND of two different levels (e.g. {PAIRS[0]})")
+        for name in (first, second) if pair != "expert-previous" else ():
+            if name not in LEVEL_NAMES:
+                raise argparse.ArgumentTypeError(f"{pair!r}: unknown level {name!r} (one of {', '.join(LEVEL_NAMES)})")
+        found.append(pair)
+    return found
+
+
+def player_counts(text: str) -> list[int]:
+    """Comma-separated player counts."""
+    return [arguments.whole(2)(part.strip()) for part in text.split(",") if part.strip()]
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default=",".join(sorted(VARIANTS)), help="comma-separated variants")
-    parser.add_argument("--pairs", default=",".join(PAIRS), help="comma-separated FIRST-SECOND level pairs")
-    parser.add_argument("--deals", type=int, default=2, help="duplicate deals per variant and pair")
-    parser.add_argument("--expert", default="expert:time=0.1", help="the expert's spec")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--timing-hands", type=int, default=2,
+    parser.add_argument("--variants", type=arguments.variants, default=",".join(sorted(VARIANTS)),
+                        help="comma-separated variants")
+    parser.add_argument("--pairs", type=pairs, default=",".join(PAIRS),
+                        help="comma-separated FIRST-SECOND level pairs (\"\": none, only the timing table)")
+    parser.add_argument("--deals", type=arguments.positive, default=2, help="duplicate deals per variant and pair")
+    parser.add_argument("--expert", type=arguments.player, default="expert:time=0.1", help="the expert's spec")
+    parser.add_argument("--players", type=arguments.whole(2), default=2)
+    parser.add_argument("--seed", type=arguments.seed, default=2024)
+    parser.add_argument("--workers", type=arguments.positive, default=2)
+    parser.add_argument("--timing-hands", type=arguments.count, default=2,
                         help="hands per variant for the timing table (0: no timing table)")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the results to this file")
     parser.add_argument("--deals-per-decision", action="store_true",
                         help="count the deals the expert searches per decision, today's against the previous one's")
-    parser.add_argument("--positions", type=int, default=20,
+    parser.add_argument("--positions", type=arguments.positive, default=20,
                         help="decision positions per variant and player count (--deals-per-decision)")
-    parser.add_argument("--player-counts", default="2,4", help="player counts (--deals-per-decision)")
+    parser.add_argument("--player-counts", type=player_counts, default="2,4",
+                        help="player counts (--deals-per-decision)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
-    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    variants = args.variants
     if args.deals_per_decision:
-        counts = [int(c) for c in args.player_counts.split(",") if c.strip()]
-        found = deals_per_decision(variants, counts, args.positions, args.expert, args.seed)
+        for players in args.player_counts:
+            arguments.check_rules(parser, variants, players)
+        found = deals_per_decision(variants, args.player_counts, args.positions, args.expert, args.seed)
         if args.json_path:
             with open(args.json_path, "w", encoding="utf-8") as handle:
                 json.dump({"deals_per_decision": found, "args": vars(args)}, handle, indent=2)
         return
-    pairs = [p.strip() for p in args.pairs.split(",") if p.strip()]
+    arguments.check_rules(parser, variants, args.players)
     print(f"Win rate of the first level, {args.players} players, {args.deals} duplicate deals "
           f"(each played from every seat), seed {args.seed}")
-    rows = strength(variants, pairs, args.deals, args.expert, args.players, args.seed, args.workers)
+    rows = strength(variants, args.pairs, args.deals, args.expert, args.players, args.seed, args.workers)
     timing: list[dict[str, object]] = []
     if args.timing_hands > 0:
         print("\nDecision time per move (seat 0 against greedy)")

@@ -54,6 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from benchmarks import arguments
+
 ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")
 
@@ -352,17 +354,31 @@ def verdict(value: float | None, target: float, higher: bool) -> str:
     return "met" if (value >= target if higher else value <= target) else "missed"
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rooms", type=int, default=20, help="rooms of two scripted humans")
-    parser.add_argument("--seconds", type=float, default=30.0, help="length of the throughput phase")
-    parser.add_argument("--hints", type=int, default=50, help="hints asked for in the burst")
-    parser.add_argument("--duration", type=float, default=120.0, help="length of the memory phase")
-    parser.add_argument("--idle", type=float, default=5.0, help="the server's idle time before a room leaves memory")
-    parser.add_argument("--src", type=Path, help="run the server from this source folder (another checkout's src)")
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.web_load", description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=arguments.positive, default=20, help="rooms of two scripted humans")
+    parser.add_argument("--seconds", type=arguments.seconds, default=30.0, help="length of the throughput phase")
+    parser.add_argument("--hints", type=arguments.positive, default=50, help="hints asked for in the burst")
+    parser.add_argument("--duration", type=arguments.seconds, default=120.0, help="length of the memory phase")
+    parser.add_argument("--idle", type=arguments.seconds, default=5.0,
+                        help="the server's idle time before a room leaves memory")
+    parser.add_argument("--src", type=source_folder,
+                        help="run the server from this source folder (another checkout's src)")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     parser.add_argument("--serve", nargs=3, metavar=("DB_URL", "PORT", "IDLE"), help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def source_folder(text: str) -> Path:
+    """A folder holding a ``boneyard`` package (another checkout's ``src``)."""
+    path = Path(text)
+    if not (path / "boneyard" / "__init__.py").is_file():
+        raise argparse.ArgumentTypeError(f"{text}: no boneyard package in it (give another checkout's src folder)")
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     if args.serve:
         serve(args.serve[0], int(args.serve[1]), float(args.serve[2]))
         return

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks import arguments
 from boneyard.state import Game
 from boneyard.web.rooms import Connection, Room, Seat
 from boneyard.web.store import Store
@@ -80,11 +81,15 @@ async def cpu_per_move(variant: str, games: int, folder: Path) -> tuple[int, flo
     return moves, cpu
 
 
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.web_moves", description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", type=arguments.variant, default="draw", help="the variant played")
+    parser.add_argument("--games", type=arguments.positive, default=6, help="whole games played")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", default="draw", help="the variant played")
-    parser.add_argument("--games", type=int, default=6, help="whole games played")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         moves, cpu = asyncio.run(cpu_per_move(args.variant, args.games, Path(folder)))
     print(f"{args.variant}: {moves} moves in {args.games} games, {1000 * cpu / moves:.2f} ms of event-loop CPU "
