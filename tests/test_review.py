@@ -485,3 +485,25 @@ def test_a_seat_with_only_forced_moves_gets_no_accuracy(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert "0 decisions (1 forced move skipped)" in done.output
     assert "no decision with a choice to judge, so no accuracy" in done.output and "accuracy 100%" not in done.output
+
+
+@pytest.mark.parametrize(("budget", "said"), [
+    ({"samples": 0}, "samples=0: from 2 deals per decision"),
+    ({"samples": 1}, "samples=1: from 2 deals per decision"),
+    ({"samples": 100_001}, "samples=100001"),
+    ({"samples": 2.5}, "samples=2.5"),
+    ({"samples": True}, "samples=True"),
+    ({"seconds": -1}, "time=-1: the seconds per decision must be above 0 and at most 600"),
+    ({"seconds": 0}, "time=0"),
+    ({"seconds": float("nan")}, "time=nan"),
+    ({"seconds": 601}, "time=601"),
+])
+def test_a_review_budget_no_search_can_spend_is_refused_by_the_settings(budget: dict[str, Any], said: str) -> None:
+    """The budget is checked where it is made, so the library's callers get the command's refusal too (before, a
+    review with ``samples=0`` divided by zero, one with ``seconds=-1`` ran and labelled itself ``time=-1``)."""
+    from boneyard.errors import OptionError
+    from boneyard.review.analysis import Settings
+
+    with pytest.raises(OptionError, match=re.escape(said)):
+        Settings(**budget)
+    assert Settings(samples=2).samples == 2 and Settings(seconds=600).seconds == 600

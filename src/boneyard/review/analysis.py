@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from boneyard import __version__, record
-from boneyard.errors import BoneyardError, RecordError
+from boneyard.errors import BoneyardError, OptionError, RecordError
 from boneyard.moves import Kind, Move
 from boneyard.players import heuristic
 from boneyard.players.expert.determinize import determinize, replay_public, rules_of, start_scores
@@ -52,7 +52,15 @@ from boneyard.players.expert.fastsearch import FastRoot
 from boneyard.players.expert.hint import suit_name
 from boneyard.players.expert.inference import Inference, infer
 from boneyard.players.expert.sampling import sample_deal
-from boneyard.players.expert.search import DEFAULT_TIME, Endgame, Objective, playout, small_endgame
+from boneyard.players.expert.search import (
+    DEFAULT_TIME,
+    MAX_SAMPLES,
+    MAX_TIME,
+    Endgame,
+    Objective,
+    playout,
+    small_endgame,
+)
 from boneyard.state import Game
 from boneyard.tiles import MAX_PIPS, Tile
 from boneyard.view import PublicEvent, SeatView
@@ -495,12 +503,32 @@ class Review:
         return {(d.hand, d.number): d.annotation(self.by) for d in self.decisions}
 
 
+def check_budget(seconds: float, samples: int | None, *, time_name: str = "time=",
+                 samples_name: str = "samples=") -> None:
+    """Refuse a review budget no search can spend: ``seconds`` per decision above 0 and at most
+    :data:`~boneyard.players.expert.search.MAX_TIME`, ``samples`` (where given) a whole number of deals from
+    :data:`MIN_SAMPLES` (an interval needs two) to ``MAX_SAMPLES``.  The names are how the caller's user wrote
+    them (``--time`` on the command line)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_TIME:
+        raise OptionError(f"{time_name}{seconds!r}: the seconds per decision must be above 0 and at most {MAX_TIME}")
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or not MIN_SAMPLES <= samples <= MAX_SAMPLES):
+        raise OptionError(f"{samples_name}{samples!r}: from {MIN_SAMPLES} deals per decision (an interval needs "
+                          f"two) to {MAX_SAMPLES:,}")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """A review's budget: ``seconds`` of search per decision, or ``samples`` deals (reproducible with ``seed``);
+    ``open_hands`` adds the hindsight solution.  A budget no search can spend is refused here, for every caller."""
+
     seconds: float = DEFAULT_TIME
     samples: int | None = None
     seed: int = 0
     open_hands: bool = True
+
+    def __post_init__(self) -> None:
+        check_budget(self.seconds, self.samples)
 
     @property
     def by(self) -> str:

@@ -24,19 +24,16 @@ def run_review(file: Path, seat: int | None, every: bool, as_json: bool, seconds
                samples: int | None, seed: int, write: Path | None, force: bool, hindsight: bool) -> str:
     """The command's work; returns what to print.  Bad input is a :class:`BoneyardError`."""
     from boneyard import record
-    from boneyard.players.expert.search import DEFAULT_TIME, MAX_SAMPLES  # the search: imported when it runs
-    from boneyard.review.analysis import Settings, review
+    from boneyard.players.expert.search import DEFAULT_TIME  # the search: imported when it runs
+    from boneyard.review.analysis import Settings, check_budget, review
     from boneyard.review.report import annotate, review_json, review_text
 
     if seconds is not None and samples is not None:
         raise BoneyardError("--time and --samples: give one budget, not both")
     if seat is not None and every:
         raise BoneyardError("--seat and --all: review one seat or every seat, not both")
-    if seconds is not None and not 0 < seconds <= 600:
-        raise BoneyardError(f"--time {seconds:g}: the seconds per decision must be above 0 and at most 600")
-    if samples is not None and not 2 <= samples <= MAX_SAMPLES:
-        raise BoneyardError(f"--samples {samples}: from 2 deals per decision (an interval needs two) to "
-                            f"{MAX_SAMPLES:,}")
+    check_budget(DEFAULT_TIME if seconds is None else seconds, samples, time_name="--time ",
+                 samples_name="--samples ")
     if write is not None and write.is_dir():
         raise BoneyardError(f"--write {write}: that is a folder; name a file, e.g. {write / 'reviewed.boneyard.json'}")
     if write is not None and write.exists() and not force:

@@ -67,6 +67,7 @@ from boneyard.view import SeatView
 DEFAULT_TIME = 0.5
 #: the most deals ``samples=`` may ask for a decision (as ``time=`` stops at 600 s: a few minutes a decision at most)
 MAX_SAMPLES = 100_000
+MAX_TIME = 600  #: the most seconds ``time=`` may give a decision
 ENDGAME_TILES = 6  #: tiles left in all hands at most for the exact endgame search
 ENDGAME_NODES = 1500  #: node limit of one exact search (beyond it the playout decides)
 CANDIDATES = 10  #: root moves searched at most: the heuristic's best ones
@@ -521,8 +522,9 @@ class ExpertPlayer:
                  fuse: int = 1) -> None:
         from boneyard.errors import OptionError
 
-        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 600:
-            raise OptionError(f"expert: time={time!r} must be more than 0 and at most 600 seconds (e.g. time=0.5)")
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_TIME:
+            raise OptionError(f"expert: time={time!r} must be more than 0 and at most {MAX_TIME} seconds "
+                              "(e.g. time=0.5)")
         if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
                                     or not 1 <= samples <= MAX_SAMPLES):
             raise OptionError(f"expert: samples={samples!r} is not a whole number from 1 to {MAX_SAMPLES:,} "
