@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn
 
 import typer
 
@@ -34,6 +34,22 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 def fail(message: str) -> NoReturn:
     typer.echo(f"boneyard: {message}", err=True)
     raise typer.Exit(2)
+
+
+#: The third-party modules the commands import only when they run, by the extra of pyproject.toml that installs
+#: them: a command that finds one missing names the extra to install (``main``) instead of showing a traceback.
+EXTRA_OF: Final = {"fastapi": "web", "starlette": "web", "uvicorn": "web", "sqlalchemy": "web", "websockets": "web",
+                   "psycopg": "web", "numpy": "stats", "matplotlib": "stats", "pettingzoo": "env",
+                   "gymnasium": "env", "ray": "ray"}
+
+
+def check_web_extra() -> None:
+    """Refuse ``--web`` at once where the web extra is missing (the server imports it only as it starts)."""
+    import importlib.util
+
+    for module in ("fastapi", "uvicorn", "sqlalchemy"):
+        if importlib.util.find_spec(module) is None:
+            fail(f"the web table needs the web extra (No module named {module!r}): pip install 'boneyard[web]'")
 
 
 def check_seed(seed: int | None) -> None:
@@ -211,11 +227,9 @@ def _play_web(variant: str | None, players: int | None, seed: int | None, option
     elif variant is not None:
         make_rules(variant, 2 if players is None else players, _options(variant, option or []))  # checked here
     check_seed(seed)
-    try:
-        from boneyard.web.server import play_in_browser  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        fail("the web table needs the web extra: pip install 'boneyard[web]'")
+    check_web_extra()
     from boneyard.web.limits import DEFAULT_PORT
+    from boneyard.web.server import play_in_browser
 
     play_in_browser(variant, 2 if players is None else players, option or [], ai or "greedy", seed=seed, name=name,
                     resume=resume, port=DEFAULT_PORT if port is None else port)
@@ -487,6 +501,12 @@ def main() -> None:
         app()
     except BoneyardError as error:  # pragma: no cover - commands catch their own
         typer.echo(f"boneyard: {error}", err=True)
+        sys.exit(2)
+    except ModuleNotFoundError as error:  # an extra a command imports as it runs (``boneyard prune``: SQLAlchemy)
+        extra = EXTRA_OF.get((error.name or "").partition(".")[0])
+        if extra is None:
+            raise
+        typer.echo(f"boneyard: this needs the {extra} extra ({error}): pip install 'boneyard[{extra}]'", err=True)
         sys.exit(2)
     except SystemExit as done:
         # Ctrl-C that no command caught (while starting up, say): Typer exits 130 without a word

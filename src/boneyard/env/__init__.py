@@ -25,9 +25,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.env.aec import DominoEnv, RewardMode
-from boneyard.env.encoding import ActionCodec, Observer, slot_owners
-from boneyard.env.single import SingleSeatEnv
+try:
+    from boneyard.env.aec import DominoEnv, RewardMode
+    from boneyard.env.encoding import ActionCodec, Observer, slot_owners
+    from boneyard.env.single import SingleSeatEnv
+except ModuleNotFoundError as missing:  # the extra is not installed: say which, not only the module's name
+    if missing.name is None or missing.name.partition(".")[0] not in ("numpy", "gymnasium", "pettingzoo"):
+        raise
+    raise ModuleNotFoundError(f"the environments need the env extra (No module named {missing.name!r}): "
+                              "pip install 'boneyard[env]'", name=missing.name) from missing
 
 
 def raw_env(variant: str = "all-fives", players: int = 2, *, options: Mapping[str, object] | None = None,

@@ -698,7 +698,8 @@ def check_extras(plots: bool = True) -> None:
         except ImportError:
             missing.append(module)
     if missing:
-        raise TournamentError(f"a tournament's ratings and plots need {' and '.join(missing)}, which is not "
+        verb = "is" if len(missing) == 1 else "are"
+        raise TournamentError(f"a tournament's ratings and plots need {' and '.join(missing)}, which {verb} not "
                               "installed: pip install 'boneyard[stats]'")
 
 
