@@ -289,19 +289,28 @@ def stats(
 
 
 def print_stats(result: dict[str, Any]) -> None:
-    """``boneyard stats`` as tables."""
+    """``boneyard stats`` as tables (in ASCII where the output cannot show the tables' lines and dashes)."""
+    from typing import TextIO, cast
+
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    from boneyard.terminal import PlainOutput, shows_signs
+
+    plain = not shows_signs(getattr(sys.stdout, "encoding", None))  # a cp1252 or ASCII console, a file so encoded
+    console = Console(highlight=False, file=cast(TextIO, PlainOutput(sys.stdout)) if plain else None)
     title = f"Games of {result['player']}" if result["player"] else "Your games"
     for heading, rows in (("variant", result["variants"]), ("against", result["against"])):
+        # a narrow window wraps the names and the rate before its interval, never cuts a number to "20…"
         table = Table(title=f"{title}, by {heading}" if heading == "variant" else "by opponent",
                       caption="games finished, won (rate, 95% interval), not finished; hands over, won, played out;"
                       " points a hand" if heading == "against" else None)
-        table.add_column(heading, no_wrap=True)
+        table.add_column(heading, overflow="fold")
         for column in ("games", "won", "rate", "open", "hands", "won", "out", "pts"):
-            table.add_column(column, justify="right", no_wrap=True)
+            if column == "rate":
+                table.add_column(column, justify="right", overflow="fold")
+            else:
+                table.add_column(column, justify="right", no_wrap=True)
         for name, row in rows.items():
             low, high = row["ci95"]
             rate = f"{row['win_rate']:.0%} ({low:.0%}–{high:.0%})" if row["games"] else "—"
@@ -319,6 +328,9 @@ def print_stats(result: dict[str, Any]) -> None:
     if result["not_yours"]:
         console.print(f"{result['not_yours']} records without your seat were not counted"
                       + ("" if result["player"] else " (name a seat with --player)") + ".")
+    if result["duplicates"]:
+        console.print(f"{result['duplicates']} records held a game counted from another record (a copy, a reviewed "
+                      "copy, or its earlier part): each game is counted once.")
 
 
 @app.command()

@@ -372,7 +372,7 @@ async function showStats() {
       parts.push(h("p", { text: `Reviewed decisions: ${stats.review.decisions}, accuracy ${percent(stats.review.accuracy)}` +
         ` (${stats.review.inaccuracy} inaccuracies, ${stats.review.mistake} mistakes, ${stats.review.blunder} blunders).` }));
     }
-  } else {
+  } else if (!stats.shared) {  // (tables shared on one screen are stored: they are said below)
     parts.push(h("p", { text: "None of the tables you sat at in this browser is stored here any more." }));
   }
   if (seats.length > STATS_AT_ONCE) {  // said, never left out quietly
