@@ -238,6 +238,19 @@ def test_load_a_record_and_play_on(client: TestClient) -> None:
     assert bad.status_code == 400 and "not valid JSON" in bad.json()["detail"]
 
 
+def test_a_loaded_records_levels_are_read_as_the_terminal_wrote_them(client: TestClient) -> None:
+    """The terminal stores ``--ai`` as typed: a level with settings is the table's own level of that name, and a
+    name the table has no level of is greedy."""
+    game = boneyard.new_game("block", 4, seed=2, names=["You", "Computer 1", "Computer 2", "Computer 3"])
+    data = record.to_record(game)
+    data["meta"] = {"human_seat": 0, "ai": {"1": "expert:time=2", "2": " Heuristic ", "3": "wizard"}}
+    loaded = client.post("/api/records", json={"record": data})
+    assert loaded.status_code == 201, loaded.text
+    room = room_of(client, loaded.json()["id"])
+    assert [seat.kind for seat in room.seats] == ["human", "computer", "computer", "computer"]
+    assert [seat.level for seat in room.seats[1:]] == ["expert", "heuristic", "greedy"]
+
+
 def test_table_svg_draws_the_table(client: TestClient) -> None:
     game_id = new_game(client)
     room = room_of(client, game_id)

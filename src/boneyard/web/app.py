@@ -74,12 +74,17 @@ DAMAGED_GAME: Final = 4422
 
 def record_seats(players: list[Any], meta: Any) -> list[Seat]:
     """A record's seats where the loader gives none: its person where ``meta.human_seat`` says (the terminal and the
-    web download write it; seat 0 otherwise), the others computers at the levels ``meta.ai`` gives by seat, where the
-    table has such a level by name (greedy otherwise: a level with settings, "expert:time=2", is the terminal's)."""
+    web download write it; seat 0 otherwise), the others computers at the levels ``meta.ai`` gives by seat, read as
+    ``make_player`` reads a spec's level: a level with settings (the terminal's "expert:time=2") is the table's own
+    level of that name, at the table's budget; a name the table has no level of is greedy."""
     human, given = record.seat_levels({"meta": meta}, len(players))
     known = levels()
-    return [Seat(str(name), "human") if seat == human
-            else Seat(str(name), "computer", given[seat] if given[seat] in known else "greedy")
+
+    def level(spec: str) -> str:
+        name = spec.partition(":")[0].strip().lower()
+        return name if name in known else "greedy"
+
+    return [Seat(str(name), "human") if seat == human else Seat(str(name), "computer", level(given[seat]))
             for seat, name in enumerate(players)]
 
 
