@@ -215,6 +215,11 @@ def test_a_reviewed_copy_and_a_review_of_it_count_the_game_once(tmp_path: Path) 
     alone = stats_json(str(original))
     together = stats_json(str(tmp_path))
     assert together["records"] == 1 and together["duplicates"] == 2
+    said = CliRunner().invoke(app, ["stats", str(tmp_path)], env={"COLUMNS": "200"}).output
+    assert "2 records held games counted from another record" in said
+    said = CliRunner().invoke(app, ["stats", str(original), str(tmp_path / "reviewed.boneyard.json")],
+                              env={"COLUMNS": "200"}).output
+    assert "1 record held a game counted from another record" in said
     assert together["variants"] == alone["variants"] and together["against"] == alone["against"]
     assert together["review"]["decisions"] == len(mine)
     assert {mark: together["review"][mark] for mark in ("best", "inaccuracy", "mistake", "blunder")} == {

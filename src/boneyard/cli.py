@@ -329,8 +329,10 @@ def print_stats(result: dict[str, Any]) -> None:
         console.print(f"{result['not_yours']} records without your seat were not counted"
                       + ("" if result["player"] else " (name a seat with --player)") + ".")
     if result["duplicates"]:
-        console.print(f"{result['duplicates']} records held a game counted from another record (a copy, a reviewed "
-                      "copy, or its earlier part): each game is counted once.")
+        many = result["duplicates"]
+        held = "record held a game" if many == 1 else "records held games"
+        console.print(f"{many} {held} counted from another record (a copy, a reviewed copy, or an earlier part): "
+                      "each game is counted once.")
 
 
 @app.command()
