@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks import arguments
+from benchmarks.openspiel_adapter import print_clock
 from boneyard.moves import Kind, Move
 from boneyard.players.base import make_player
 from boneyard.rules.base import make_rules
@@ -189,11 +190,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"{args.search_from}; heaviest first before), partnership Block, {args.deals} duplicate deals: "
           f"{wins}-{losses}-{ties}, {wins / decided if decided else 0:.1%} of the decided games "
           f"({low:.1%} – {high:.1%}); {time.perf_counter() - started:.0f} s")
-    for side, times in clock.items():
-        if times:
-            times = sorted(times)
-            print(f"  {side}: {len(times)} decisions, mean {sum(times) / len(times):.3f} s, 95th percentile "
-                  f"{times[int(0.95 * (len(times) - 1))]:.3f} s per move")
+    print_clock(clock)
 
 
 if __name__ == "__main__":

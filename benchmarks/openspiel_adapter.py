@@ -200,6 +200,15 @@ def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
     return hand.result()
 
 
+def print_clock(clock: dict[str, list[float]]) -> None:
+    """One line per side of a match: its decisions, and the mean and 95th percentile of their seconds."""
+    for side, times in clock.items():
+        ordered = sorted(times)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
+        mean = sum(times) / len(times) if times else 0.0
+        print(f"  {side}: {len(times)} decisions, mean {mean:.3f} s, 95th percentile {p95:.3f} s per move")
+
+
 def match_parser(benchmark: str, description: str, expert: str, seed: int) -> argparse.ArgumentParser:
     """The arguments of a match of the expert (``expert``: the default spec) against ISMCTS: ``--deals``,
     ``--sims``, ``--expert``, ``--seed`` (this benchmark's and :mod:`benchmarks.replies`')."""
@@ -248,11 +257,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         share, low, high, _ = by_deal([outcome_of])
         print(f"  of the decided games counted by deal (a deal's two games are not independent): {share:.1%}, "
               f"95% interval {low:.2f}-{high:.2f}")
-    for side, times in clock.items():
-        ordered = sorted(times)
-        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
-        mean = sum(times) / len(times) if times else 0.0
-        print(f"  {side}: {len(times)} decisions, mean {mean:.3f} s, 95th percentile {p95:.3f} s per move")
+    print_clock(clock)
 
 
 if __name__ == "__main__":
