@@ -13,7 +13,7 @@ Move.parse('4-2@1')
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from boneyard.errors import NotationError
 from boneyard.tiles import Tile, half_text, is_ascii_number, parse_half, shown
@@ -66,6 +66,15 @@ class Move(NamedTuple):
         """Parse move notation; raises :class:`NotationError` naming the text."""
         if not isinstance(text, str):
             raise NotationError(f"a move must be a string, got {shown(text)}")
+        move = _PARSED.get(text)
+        if move is None:
+            move = cls._parse(text)
+            if len(_PARSED) < _PARSED_MOST:  # (a record's moves repeat: each text is read once)
+                _PARSED[text] = move
+        return move
+
+    @classmethod
+    def _parse(cls, text: str) -> Move:
         cleaned = " ".join(text.strip().split()).lower()
         try:
             if cleaned == "draw":
@@ -106,3 +115,8 @@ class Move(NamedTuple):
         if self.kind == Kind.GIVE and self.tile is None:
             return "Move.give()"
         return f"Move.parse({str(self)!r})"
+
+
+#: the move of each text read so far (``'4-2@1'``, ``'draw'``…), bounded whatever texts bad input brings
+_PARSED: dict[str, Move] = {}
+_PARSED_MOST: Final = 8192

@@ -8,6 +8,7 @@ allowed values, or the deal-size list); :func:`parse_options` turns a JSON objec
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from dataclasses import dataclass
@@ -71,6 +72,12 @@ def value_text(value: object) -> str:
 
 
 def specs(cls: type) -> list[OptionSpec]:
+    """The options of a variant's ``Options`` dataclass, in field order (worked out once per class)."""
+    return list(_specs(cls))
+
+
+@functools.cache
+def _specs(cls: type) -> tuple[OptionSpec, ...]:
     hints = typing.get_type_hints(cls)
     result = []
     for fld in dataclasses.fields(cls):
@@ -94,7 +101,7 @@ def specs(cls: type) -> list[OptionSpec]:
         result.append(OptionSpec(fld.name, kind, fld.default, choices, optional, fld.metadata.get("help", ""),
                                  fld.metadata.get("low", 0), fld.metadata.get("high"),
                                  fld.metadata.get("withheld", ())))
-    return result
+    return tuple(result)
 
 
 def _convert(spec: OptionSpec, value: object, where: str) -> object:

@@ -346,20 +346,25 @@ def replay(record: dict[str, Any]) -> Game:
         except BoneyardError as error:
             raise RecordError(f"hand {number}: {error}") from None
         for index, text in enumerate(hand["moves"], 1):
-            prefix = f"hand {number}, move {index} {_quoted(text)}"
             if not isinstance(text, str):
-                raise RecordError(f"{prefix}: a move must be a string")
+                raise RecordError(f"{_move_at(number, index, text)}: a move must be a string")
             try:
                 move = Move.parse(text)
             except NotationError as error:
-                raise RecordError(f"{prefix}: {error}") from None
+                raise RecordError(f"{_move_at(number, index, text)}: {error}") from None
             if not game.in_hand:
-                raise RecordError(f"{prefix}: the {'game' if game.finished else 'hand'} is over")
+                over = "game" if game.finished else "hand"
+                raise RecordError(f"{_move_at(number, index, text)}: the {over} is over")
             try:
                 game.apply(move)
             except IllegalMoveError as error:
-                raise RecordError(f"{prefix}: {error.reason}") from None
+                raise RecordError(f"{_move_at(number, index, text)}: {error.reason}") from None
     return game
+
+
+def _move_at(hand: int, move: int, text: Any) -> str:
+    """Where an error is, as RECORD.md names it: ``hand 2, move 7 "5-3@4"``."""
+    return f"hand {hand}, move {move} {_quoted(text)}"
 
 
 def replay_json(record: dict[str, Any]) -> dict[str, Any]:

@@ -324,14 +324,19 @@ class Game:
         elif not isinstance(move, Move):
             raise TypeError(f"apply takes a Move or its notation (a string such as \"4-2@1\"), not "
                             f"{type(move).__name__} {move!r}; legal_moves() lists the moves")
-        legal = self.legal_moves()
+        if (move.kind == Kind.PLAY and move.tile is not None and self.in_hand and not self.finished
+                and not self.give_pending and not self.forced_draw and self.layout.tiles
+                and move.tile in self.hands[self.turn]):
+            legal = self.plays([move.tile])  # (legal_moves' placements of this tile: a replay's hot path)
+        else:
+            legal = self.legal_moves()
         check = move
         if move.kind == Kind.LEAD and move.tile is not None:
             check = Move.lead(move.tile)
         elif move.kind == Kind.DRAW and move.tile is not None:
             check = Move.draw()
         if check not in legal:
-            reason = self.explain_illegal(move, legal)
+            reason = self.explain_illegal(move, self.legal_moves())
             raise IllegalMoveError(f"{move}: {reason}", move, reason)
         if move.kind == Kind.DRAW and move.tile is not None and self.stock[self.stock_pos] is not move.tile:
             reason = f"the next tile in the stock is {self.stock[self.stock_pos]}, not {move.tile}"

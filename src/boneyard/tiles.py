@@ -100,10 +100,16 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Parse ``'6-4'``, ``'4-6'``, ``'w-7'``…; raises :class:`NotationError`."""
+        tile = _PARSED.get(text)
+        if tile is not None:
+            return tile
         parts = text.strip().split("-")
         if len(parts) != 2:
             raise NotationError(f"{shown(text)} is not a tile (expected two halves joined by '-', e.g. 6-4)")
-        return cls(parse_half(parts[0]), parse_half(parts[1]))
+        tile = cls(parse_half(parts[0]), parse_half(parts[1]))
+        if len(_PARSED) < _PARSED_MOST:  # (a record names the same few dozen tiles thousands of times)
+            _PARSED[text] = tile
+        return tile
 
     def __str__(self) -> str:
         return self._text
@@ -137,6 +143,12 @@ class Tile:
 
     def has(self, half: int) -> bool:
         return half == self.high or half == self.low
+
+
+#: the tile of each text read so far (``'6-4'``, ``'4-6'``, ``'w-7'``…): a replay parses a record's tiles by the
+#: thousand, each text once.  Bounded, whatever texts bad input brings.
+_PARSED: Final[dict[str, Tile]] = {}
+_PARSED_MOST: Final = 4096
 
 
 def _valid_half(half: int) -> bool:

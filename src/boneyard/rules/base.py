@@ -154,7 +154,8 @@ class Rules:
                 raise SetupError(f"{tile} appears twice in the deal and stock")
             seen.add(tile)
         missing = [str(tile) for tile in expected if tile not in seen]
-        extra = [str(tile) for tile in given if tile not in set(expected)]
+        in_set = set(expected)
+        extra = [str(tile) for tile in given if tile not in in_set]
         if missing or extra:
             parts = []
             if missing:
