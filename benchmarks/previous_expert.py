@@ -59,6 +59,16 @@ from boneyard.view import SeatView
 players = {}
 for line in sys.stdin:
     request = json.loads(line)
+    if "check" in request:  # can this commit's make_player build the spec? ("ok", or why not)
+        try:
+            make_player(request["check"], seed=0)
+        except Exception as error:
+            said = " ".join(f"{type(error).__name__}: {error}".split())
+            sys.stdout.write(said + "\\n")
+        else:
+            sys.stdout.write("ok\\n")
+        sys.stdout.flush()
+        continue
     key = (request["game"], request["seat"])
     if key not in players:
         players[key] = make_player(request["spec"], seed=request["seed"])
@@ -75,14 +85,24 @@ for line in sys.stdin:
 """
 
 
+def resolve(commit: str) -> str | None:
+    """``commit`` (a hash, a tag, ``HEAD``…) as its short hash; None where git knows no such commit here."""
+    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "--verify", "--quiet",
+                           f"{commit}^{{commit}}"], capture_output=True, text=True, check=False)
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
+
+
 def unpack(commit: str) -> Path:
-    """The ``src`` folder of ``commit``, unpacked once into the temporary folder (exits with one line where git
-    cannot unpack it: an unknown commit, or no git repository)."""
-    target = Path(tempfile.gettempdir()) / f"boneyard-previous-{commit}"
+    """The ``src`` folder of ``commit``, unpacked once into the temporary folder under its hash (``HEAD`` moves)
+    (exits with one line where git cannot unpack it: an unknown commit, or no git repository)."""
+    hashed = resolve(commit)
+    if hashed is None:
+        raise SystemExit(f"--commit {commit}: git knows no such commit here (or {ROOT} is no git repository)")
+    target = Path(tempfile.gettempdir()) / f"boneyard-previous-{hashed}"
     src = target / "src"
     if not (src / "boneyard" / "__init__.py").exists():
         target.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+        done = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", hashed, "src"],
                               check=False, capture_output=True)
         if done.returncode != 0:
             said = done.stderr.decode(errors="replace").strip().splitlines()
@@ -127,8 +147,10 @@ def build_compiled(src: Path) -> None:
 class PreviousExpert:
     """A seat played by the previous commit's expert in a child process."""
 
-    def __init__(self, child: subprocess.Popen[str], spec: str, game_id: int, seed: int) -> None:
+    def __init__(self, child: subprocess.Popen[str], spec: str, game_id: int, seed: int,
+                 commit: str = PREVIOUS_COMMIT) -> None:
         self.child = child
+        self.commit = commit
         self.spec = spec
         self.game_id = game_id
         self.seed = seed
@@ -144,7 +166,7 @@ class PreviousExpert:
         stdin.flush()
         answer = stdout.readline().strip()
         if not answer:
-            raise RuntimeError(f"the previous expert (commit {PREVIOUS_COMMIT}) stopped answering")
+            raise RuntimeError(f"the previous expert (commit {self.commit}) stopped answering")
         move, deals, seconds = answer.split("\t")
         return Move.parse(move), int(deals), float(seconds)
 
@@ -153,6 +175,20 @@ def start_child(commit: str) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(unpack(commit)))
     return subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             text=True, env=env)
+
+
+def check_spec(child: subprocess.Popen[str], spec: str, commit: str) -> None:
+    """Exit with one line where the commit's own ``make_player`` refuses ``spec`` (a setting it did not have yet),
+    before any game is played."""
+    stdin, stdout = child.stdin, child.stdout
+    assert stdin is not None and stdout is not None
+    stdin.write(json.dumps({"check": spec}) + "\n")
+    stdin.flush()
+    answer = stdout.readline().strip()
+    if answer != "ok":
+        stop_child(child)
+        raise SystemExit(f"previous_expert: --expert {spec}: the expert of commit {commit} does not take it "
+                         f"({answer or 'its process ended'})")
 
 
 def stop_child(child: subprocess.Popen[str]) -> None:
@@ -164,7 +200,8 @@ def stop_child(child: subprocess.Popen[str]) -> None:
 
 def play(variant: str, players: int, seed: int, index: int, rotation: int, spec: str,
          child: subprocess.Popen[str], options: Mapping[str, object] | None = None,
-         clock: dict[str, list[float]] | None = None, today_spec: str | None = None) -> bool:
+         clock: dict[str, list[float]] | None = None, today_spec: str | None = None,
+         commit: str = PREVIOUS_COMMIT) -> bool:
     """One game of deal ``index``; today's expert sits in the seats ``s`` with ``(s + rotation) % 2 == 0``.
 
     Whether today's expert's side won.  ``clock``, where given, collects each side's seconds per move
@@ -173,7 +210,7 @@ def play(variant: str, players: int, seed: int, index: int, rotation: int, spec:
     game = Game(make_rules(variant, players, options), chance=Chance(number))
     today = {s for s in range(players) if (s + rotation) % 2 == 0}
     seats: list[Any] = [make_player(today_spec or spec, seed=number + 101 * s) if s in today
-                        else PreviousExpert(child, spec, index * players + rotation, number + 101 * s)
+                        else PreviousExpert(child, spec, index * players + rotation, number + 101 * s, commit)
                         for s in range(players)]
     while not game.finished:
         if not game.in_hand:
@@ -203,6 +240,7 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
     mine = today_spec or spec
     rows: list[dict[str, object]] = []
     child = start_child(commit)
+    check_spec(child, spec, commit)
     try:
         for variant in variants:
             started = time.perf_counter()
@@ -210,7 +248,7 @@ def match(variants: Sequence[str], deals: int, spec: str, players: int, seed: in
             clock: dict[str, list[float]] = {"today": [], "previous": []}
             for index in range(deals):
                 for rotation in range(2):
-                    wins += play(variant, players, seed, index, rotation, spec, child, options, clock, mine)
+                    wins += play(variant, players, seed, index, rotation, spec, child, options, clock, mine, commit)
                     games += 1
                 if progress:
                     print(f"  {variant} deal {index + 1}/{deals}: {wins}/{games} "

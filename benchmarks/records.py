@@ -89,15 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from benchmarks.previous_expert import unpack
+    from benchmarks.previous_expert import resolve, unpack
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", f"{args.commit}^{{commit}}"],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:  # (named by its hash: the unpacked copy is kept under it, and HEAD moves)
+    commit = resolve(args.commit)  # (named by its hash in the table: HEAD moves)
+    if commit is None:
         parser.error(f"--commit {args.commit}: git knows no such commit here")
-    args.commit = done.stdout.strip()
+    args.commit = commit
     players = dict(TABLES)
     tables = TABLES if args.variants is None else [(name, players[name]) for name in args.variants]
     bases = {"today": ROOT / "src", args.commit: unpack(args.commit)}
