@@ -339,6 +339,7 @@ function heldSeats() {
   return seats;
 }
 
+const SKIPPED_SHOWN = 5;  // the tables that could not be counted, named one by one (then how many more)
 const STATS_AT_ONCE = 500;  // the tables the server counts in one request (MAX_STATS_GAMES, web/app.py)
 
 function percent(value) { return `${Math.round(value * 100)}%`; }
@@ -372,7 +373,7 @@ async function showStats() {
       parts.push(h("p", { text: `Reviewed decisions: ${stats.review.decisions}, accuracy ${percent(stats.review.accuracy)}` +
         ` (${stats.review.inaccuracy} inaccuracies, ${stats.review.mistake} mistakes, ${stats.review.blunder} blunders).` }));
     }
-  } else if (!stats.shared) {  // (tables shared on one screen are stored: they are said below)
+  } else if (!stats.shared && !stats.skipped?.length) {  // (shared tables and those not counted are said below)
     parts.push(h("p", { text: "None of the tables you sat at in this browser is stored here any more." }));
   }
   if (seats.length > STATS_AT_ONCE) {  // said, never left out quietly
@@ -380,6 +381,11 @@ async function showStats() {
       + `at: the server counts ${STATS_AT_ONCE} at once.` }));
   }
   if (stats.shared) parts.push(h("p", { class: "help", text: `${plural(stats.shared, "game")} played on one screen by several people (not counted as yours).` }));
+  if (stats.skipped?.length) {  // a stored game whose record no longer replays: said, with why, never left out quietly
+    parts.push(h("p", { class: "error", text: `${plural(stats.skipped.length, "table")} could not be counted:` }),
+      h("ul", { class: "help" }, stats.skipped.slice(0, SKIPPED_SHOWN).map((why) => h("li", { text: why }))));
+    if (stats.skipped.length > SKIPPED_SHOWN) parts.push(h("p", { class: "help", text: `… and ${stats.skipped.length - SKIPPED_SHOWN} more.` }));
+  }
   box.replaceChildren(...parts);
 }
 
