@@ -259,7 +259,8 @@ def test_a_record_that_cannot_be_written_is_one_line_naming_the_folder(tmp_path:
     monkeypatch.setattr(record, "write_atomically", fill_the_disk)
     line = one_line_error(cli("simulate", "block", "--games", "20", "--workers", "1", "--records", str(folder)))
     assert "cannot write a record:" in line and "No space left on device" in line
-    assert line.endswith(f"; 3 records of finished games are kept in {folder}")
+    assert line.endswith(f"; 3 records of finished games are kept in {folder} (the same command with --resume "
+                         "plays on from them)")
     assert len(list(folder.glob("*.boneyard.json"))) == 3
 
 

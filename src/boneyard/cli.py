@@ -399,6 +399,9 @@ def simulate(
     address: Annotated[str | None, typer.Option(help="Ray cluster address to join (ray backend)")] = None,
     records: Annotated[Path | None, typer.Option(help="a new or empty folder: write every game's record there "
                                                       "(game-000001.boneyard.json …), to replay or review")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="with --records: play on the run whose records the "
+                                                         "folder holds (cut short, or of fewer games), playing only "
+                                                         "the games without one")] = False,
 ) -> None:
     """Play computer-only games and report wins, points and speed (a progress bar on a terminal; Ctrl-C stops)."""
     from boneyard.sim.simulate import simulate as run
@@ -410,7 +413,7 @@ def simulate(
         with progress_bar("games", enabled=not as_json) as advance:
             result = run(variant, players, games, seed=seed, ai=ai, options=options,
                          workers=workers, duplicate=duplicate, engine=engine, backend=backend,
-                         address=address, progress=advance, records=records)
+                         address=address, progress=advance, records=records, resume=resume)
     except BoneyardError as error:
         fail(str(error))
     except OSError as error:  # a record that cannot be written (a full disk, a folder removed)
@@ -453,6 +456,10 @@ def simulate(
     console.print(f"{result['hands']} hands ({result['blocked_hands']} blocked), {result['moves']} moves, "
                   f"{speed:.{0 if speed >= 10 else 2}f} games/s")
     if result["records"] is not None:
+        resumed, total = int(result["resumed"]), int(result["games"])  # type: ignore[call-overload]
+        if resumed:
+            console.print(f"{resumed:,} of the {total:,} games counted from the records the folder held; the speed "
+                          f"is that of the {total - resumed:,} played now", highlight=False)
         console.print(f"Records in {result['records']}: boneyard replay FILE, boneyard review FILE", highlight=False)
 
 
@@ -466,7 +473,7 @@ def _records_kept(records: Path | None) -> str:
     if not count:
         return "; no record was written"
     kept = "1 record of a finished game is" if count == 1 else f"{count:,} records of finished games are"
-    return f"; {kept} kept in {records}"
+    return f"; {kept} kept in {records} (the same command with --resume plays on from them)"
 
 
 @contextmanager

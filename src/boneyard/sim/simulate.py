@@ -16,6 +16,7 @@ local process pool; the summary is the same.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,9 +25,9 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from boneyard.chance import as_whole, game_seed, seed_error
-from boneyard.errors import OptionError
+from boneyard.errors import BoneyardError, OptionError
 from boneyard.players.base import make_player, split_specs
-from boneyard.rules.base import make_rules
+from boneyard.rules.base import Rules, make_rules
 from boneyard.sim.engines import engine_for, play_game, played_of, reference_game, rules_for
 from boneyard.sim.pool import finished, stop, worker_pool
 from boneyard.sim.stats import wilson
@@ -158,7 +159,8 @@ def games_error(total: int, how: str) -> str | None:
 def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str | Sequence[str] | None = None,
              options: Mapping[str, object] | None = None, workers: int | None = None,
              duplicate: bool = False, engine: str = "auto", backend: str = "local", address: str | None = None,
-             progress: Progress | None = None, records: str | os.PathLike[str] | None = None) -> dict[str, object]:
+             progress: Progress | None = None, records: str | os.PathLike[str] | None = None,
+             resume: bool = False) -> dict[str, object]:
     """Play ``games`` computer-only games and summarise them (the ``--json`` object).
 
     With ``duplicate`` each of the ``games`` deals is played once per seat rotation.  ``engine``
@@ -168,6 +170,9 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     finish; the results never depend on the backend, the workers or the order games finish in.  ``records``: a
     folder (new, or empty of records) to write every game's record into, ``game-000001.boneyard.json`` … (with
     ``-r1``, ``-r2`` … for the rotations of a duplicate deal); those games are played on the reference engine.
+    ``resume``: the folder may already hold records of this same run (a run cut short, or one of fewer games):
+    each is checked to be this run's game and counted from its record, and only the games without one are played
+    (``resumed`` in the result counts them; the speed is that of the games played now).
     Everything is checked before any game is played: among others, ``ai`` names no more levels than there are
     seats, and the games in all (deals times rotations) are at most :data:`MAX_GAMES`."""
     rules = make_rules(variant, players, options)  # validate before forking
@@ -191,9 +196,16 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     jobs = [(index, rotate) for index in range(games) for rotate in turns]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     workers = min(workers, max(1, len(jobs)))
-    folder = None if records is None else records_folder(Path(records), backend)
+    if resume and records is None:
+        raise OptionError("--resume plays on the run whose records a folder holds: name it with --records")
+    folder = None if records is None else records_folder(Path(records), backend, resume)
+    recorded: dict[Job, GameSummary] = {}
     if folder is not None:
         used = "reference"  # (the same games: a record is written from the reference game)
+        if resume:
+            recorded = recorded_games(Path(folder), rules, specs, seed, jobs, len(turns) > 1)
+    playing = [job for job in jobs if job not in recorded]
+    workers = min(workers, max(1, len(playing)))
 
     def tasks(chunks: list[list[Job]]) -> list[Chunk]:
         return [(variant, players, dict(options or {}), specs, seed, chunk, used, folder, len(turns) > 1)
@@ -201,21 +213,27 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
 
     started = time.perf_counter()
     try:
-        if backend == "ray":
-            summaries = _run_ray(tasks(_chunks(jobs, 50)), len(jobs), address, progress)
+        if not playing:
+            summaries = []
+        elif backend == "ray":
+            summaries = _run_ray(tasks(_chunks(playing, 50)), len(playing), address, progress)
         elif workers == 1:
-            summaries = _run_here(tasks(_chunks(jobs, 50)), len(jobs), progress)
+            summaries = _run_here(tasks(_chunks(playing, 50)), len(playing), progress)
         else:
             # many small chunks keep both workers busy to the end (a few large ones leave one idle)
-            size = max(1, min(50, len(jobs) // (workers * 16)))
-            summaries = _run_pool(tasks(_chunks(jobs, size)), len(jobs), workers, progress)
+            size = max(1, min(50, len(playing) // (workers * 16)))
+            summaries = _run_pool(tasks(_chunks(playing, size)), len(playing), workers, progress)
     except BaseException:
         if folder is not None:  # (Ctrl-C ends a worker mid-write: the finished records stay, its temporary goes)
             remove_partial_records(Path(folder))
         raise
     seconds = time.perf_counter() - started
+    if recorded:  # every game in the run's own order, whichever were played now
+        played_now = dict(zip(playing, summaries, strict=True))
+        summaries = [recorded[job] if job in recorded else played_now[job] for job in jobs]
     sides = [tuple(sorted(rules.score_seats(seat))) for seat in range(players)]
     summary = summarise(rules.name, players, len(jobs), seed, specs, summaries, seconds, sides)
+    summary["games_per_second"] = len(playing) / seconds if seconds > 0 else 0.0  # (the games played now)
     if len(turns) > 1:  # every level sat in every seat: a seat's row is no level's (``ai_stats`` has theirs)
         for row in cast(list[dict[str, object]], summary["seats"]):
             row["ai"] = None
@@ -224,23 +242,72 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
     summary["engine"] = used
     summary["backend"] = backend
     summary["records"] = folder
+    summary["resumed"] = len(recorded)
     return summary
 
 
-def records_folder(folder: Path, backend: str) -> str:
+def records_folder(folder: Path, backend: str, resume: bool = False) -> str:
     """The folder records are written to, made if new; refused if it is a file or holds records already (two runs'
-    games would mix), or with the ray backend (its workers may run on other machines)."""
+    games would mix; with ``resume`` it may: :func:`recorded_games` checks they are this run's), or with the ray
+    backend (its workers may run on other machines)."""
     if backend != "local":
         raise OptionError("records are written by this machine's workers: use the local backend with --records")
     if folder.exists() and not folder.is_dir():
         raise OptionError(f"--records {folder}: is a file, not a folder")
-    if folder.is_dir() and any(folder.glob("*.boneyard.json")):
-        raise OptionError(f"--records {folder}: already holds game records (name a new or empty folder)")
+    if not resume and folder.is_dir() and any(folder.glob("*.boneyard.json")):
+        raise OptionError(f"--records {folder}: already holds game records (name a new or empty folder, or add "
+                          "--resume to play on the run that wrote them)")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OptionError(f"--records {folder}: cannot make the folder ({error.strerror})") from None
     return str(folder)
+
+
+def recorded_games(folder: Path, rules: Rules, specs: Sequence[str], seed: int, jobs: Sequence[Job],
+                   rotated: bool) -> dict[Job, GameSummary]:
+    """The games of this run that ``folder`` already holds records of, each counted from its replayed record.
+
+    Every record in the folder must be one of the run's games (its file name one of ``jobs``', and its
+    ``meta.simulate`` this run's seed, game, rotation and levels, its variant, options and players this run's, the
+    game finished): anything else is refused, naming the file, before any game is played."""
+    from boneyard import record
+    from boneyard.options import non_defaults
+
+    names = {record_path(str(folder), index, rotate, rotated).name: (index, rotate) for index, rotate in jobs}
+    found: dict[Job, GameSummary] = {}
+    for path in sorted(folder.glob("*.boneyard.json")):
+        where = f"--resume: {path}"
+        job = names.get(path.name)
+        if job is None:
+            raise OptionError(f"{where}: no game of this run ({len(jobs):,} games"
+                              + (", each deal from its seat rotations" if rotated else "") + ")")
+        index, rotate = job
+        try:
+            data = record.load(path)
+        except BoneyardError as error:
+            raise OptionError(f"--resume: {error}") from None  # (it names the file)
+        levels = [specs[(seat + rotate) % rules.players] for seat in range(rules.players)]
+        meta = data.get("meta")
+        written = meta.get("simulate") if isinstance(meta, dict) else None
+        wanted = {"seed": seed, "game": index, "rotation": rotate, "levels": levels}
+        if written != wanted:
+            raise OptionError(f"{where}: written by another run ({json.dumps(written)}; this run's game is "
+                              f"{json.dumps(wanted)})")
+        try:
+            game = record.replay(data)
+        except BoneyardError as error:
+            raise OptionError(f"{where}: {error}") from None
+        if (game.rules.name, game.players, non_defaults(game.rules.options)) != (
+                rules.name, rules.players, non_defaults(rules.options)):
+            raise OptionError(f"{where}: a game of {game.rules.name} with {game.players} players and options "
+                              f"{json.dumps(non_defaults(game.rules.options), default=str)}, not this run's")
+        if not game.finished:
+            raise OptionError(f"{where}: the game is not finished")
+        played = played_of(game)
+        found[job] = GameSummary(index, played.winner, played.scores, played.hands, played.blocked_hands,
+                                 played.placements, played.moves, rotate, played.winners)
+    return found
 
 
 def written_records(folder: str | os.PathLike[str]) -> int:
