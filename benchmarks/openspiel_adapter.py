@@ -201,12 +201,14 @@ def play_deal(deal_seed: int, expert_seat: int, expert_spec: str, sims: int,
 
 
 def print_clock(clock: dict[str, list[float]]) -> None:
-    """One line per side of a match: its decisions, and the mean and 95th percentile of their seconds."""
+    """One line per side of a match: its decisions, and the mean, 95th percentile and longest of their seconds."""
     for side, times in clock.items():
         ordered = sorted(times)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
         mean = sum(times) / len(times) if times else 0.0
-        print(f"  {side}: {len(times)} decisions, mean {mean:.3f} s, 95th percentile {p95:.3f} s per move")
+        longest = ordered[-1] if ordered else 0.0
+        print(f"  {side}: {len(times)} decisions, mean {mean:.3f} s, 95th percentile {p95:.3f} s per move, "
+              f"longest {longest:.3f} s")
 
 
 def match_parser(benchmark: str, description: str, expert: str, seed: int) -> argparse.ArgumentParser:
