@@ -118,5 +118,5 @@ class Move(NamedTuple):
 
 
 #: the move of each text read so far (``'4-2@1'``, ``'draw'``…), bounded whatever texts bad input brings
-_PARSED: dict[str, Move] = {}
+_PARSED: Final[dict[str, Move]] = {}
 _PARSED_MOST: Final = 8192
