@@ -469,24 +469,11 @@ def test_a_shared_screen_table_is_counted_apart(client: Any) -> None:
 @pytest.mark.browser
 def test_the_lobby_says_shared_tables_are_counted_apart_not_gone(tmp_path: Path) -> None:
     """A browser whose only tables were shared on one screen: the page said none of them was stored any more."""
-    from tests.test_browser import ARGS, CHROMIUM, Server, open_page, playwright_api  # (skips without Chromium)
+    from tests.test_browser_stats_skipped import lobby_stats_text
 
-    running = Server(f"sqlite:///{tmp_path / 'games.sqlite3'}")
-    try:
-        with playwright_api.sync_playwright() as driver:
-            chromium = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            page = open_page(chromium, running.url + "/")
-            answer = {"player": None, "records": 0, "not_yours": 0, "duplicates": 0, "skipped": [], "variants": {},
-                      "against": {}, "review": {"decisions": 0, "best": 0, "inaccuracy": 0, "mistake": 0,
-                                                "blunder": 0, "accuracy": None}, "shared": 2}
-            page.route("**/api/stats", lambda route: route.fulfill(json=answer))
-            page.evaluate("""() => { localStorage.setItem('boneyard-token-aaaa', 't1');
-                                     localStorage.setItem('boneyard-token-bbbb', 't2'); }""")
-            page.click("#show-stats")
-            page.wait_for_selector("#stats p")
-            text = page.inner_text("#stats")
-            chromium.close()
-    finally:
-        running.stop()
+    answer = {"player": None, "records": 0, "not_yours": 0, "duplicates": 0, "skipped": [], "variants": {},
+              "against": {}, "review": {"decisions": 0, "best": 0, "inaccuracy": 0, "mistake": 0,
+                                        "blunder": 0, "accuracy": None}, "shared": 2}
+    text = lobby_stats_text(tmp_path, answer)
     assert "2 games played on one screen by several people" in text
     assert "stored here any more" not in text
