@@ -33,6 +33,7 @@ def test_a_run_cut_short_and_resumed_is_the_uninterrupted_run(tmp_path: Path, wo
     removed = sorted(cut.glob("*.boneyard.json"))[3::2]  # as a Ctrl-C leaves it: some games without a record
     for path in removed:
         path.unlink()
+    (cut / f".{removed[0].name}.x1y2.tmp").write_text("{\"format\": \"boneyard/1\", \"var", encoding="utf-8")  # killed
     resumed = simulate("all-fives", 3, 5, seed=8, ai="greedy,random,heuristic", duplicate=True, workers=workers,
                        records=cut, resume=True)
     assert resumed["resumed"] == whole["games"] - len(removed) and whole["resumed"] == 0

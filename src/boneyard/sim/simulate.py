@@ -204,6 +204,7 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
         used = "reference"  # (the same games: a record is written from the reference game)
         if resume:
             recorded = recorded_games(Path(folder), rules, specs, seed, jobs, len(turns) > 1)
+            remove_partial_records(Path(folder))  # (a record half-written when the run was killed outright)
     playing = [job for job in jobs if job not in recorded]
     workers = min(workers, max(1, len(playing)))
 
