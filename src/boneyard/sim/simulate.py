@@ -195,7 +195,6 @@ def simulate(variant: str, players: int, games: int, *, seed: int = 0, ai: str |
         raise OptionError(wrong)
     jobs = [(index, rotate) for index in range(games) for rotate in turns]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    workers = min(workers, max(1, len(jobs)))
     if resume and records is None:
         raise OptionError("--resume plays on the run whose records a folder holds: name it with --records")
     folder = None if records is None else records_folder(Path(records), backend, resume)
