@@ -17,6 +17,7 @@ import codecs
 import io
 import os
 import re
+import select
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -112,6 +113,47 @@ def terminal_console() -> Console:
     if shows_signs(getattr(sys.stdout, "encoding", None)):
         return Console()
     return Console(file=cast(TextIO, PlainOutput(sys.stdout)))
+
+
+# ---------------------------------------------------------------- reading a line
+#: how often the wait for a typed line looks for a Ctrl-C that came as the prompt appeared (seconds)
+LINE_WAIT = 0.1
+
+
+def wait_for_a_line(stream: TextIO | None = None, every: float = LINE_WAIT) -> None:
+    """Wait in Python until the terminal ``stream`` (standard input) holds a whole line or its end.
+
+    CPython looks for a signal before its blocking read of a line, not during it: a Ctrl-C that lands between that
+    look and the read (the player pressing it just as the prompt appears, a loaded machine) was left pending until
+    the next key, the program sitting at the prompt with the ``^C`` on the screen.  Waiting here, in short
+    ``select`` calls, the pending Ctrl-C raises :class:`KeyboardInterrupt` within ``every`` seconds, and the read
+    that follows finds its line ready.  Only a POSIX terminal that reads by lines is waited on (a pipe, a file,
+    Windows' console or a terminal without line editing are read as they were)."""
+    stream = sys.stdin if stream is None else stream
+    if os.name != "posix" or stream is None:
+        return
+    try:
+        if not stream.isatty():
+            return
+        fd = stream.fileno()
+        import termios  # POSIX only
+
+        if not termios.tcgetattr(fd)[3] & termios.ICANON:
+            return
+    except (OSError, ValueError, io.UnsupportedOperation):  # closed, detached, not a file: read as it is
+        return
+    while not select.select([fd], [], [], every)[0]:
+        pass
+
+
+def typed_line(console: Console, prompt: str) -> str:
+    """What the person types at ``prompt`` on the console: :meth:`rich.console.Console.input`, with the wait of
+    :func:`wait_for_a_line` between the prompt and the read (a Ctrl-C pressed as the prompt appears ends the game
+    at once)."""
+    console.print(prompt, end="")
+    console.file.flush()
+    wait_for_a_line()
+    return input()
 
 
 # ---------------------------------------------------------------- save files
@@ -241,7 +283,7 @@ class TerminalSession:
         self.human = human
         self.save_path = save_path
         self.console = console or terminal_console()
-        self.ask = ask or self.console.input
+        self.ask = ask or (lambda prompt: typed_line(self.console, prompt))
         self.meta = meta or {}
         self.view = SeatView(game, human)
         self.seed = game.chance.seed if game.chance is not None else 0

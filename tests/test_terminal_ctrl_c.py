@@ -1,0 +1,101 @@
+"""A Ctrl-C that lands as the prompt appears ends the game at once.
+
+CPython looks for a signal before its blocking read of a line, not during it, so a Ctrl-C that arrived between the
+look and the read was left pending until the next key (seen as a terminal test that timed out on a loaded machine).
+``_thread.interrupt_main`` makes exactly that state on purpose: the Ctrl-C is pending, and no system call is
+interrupted.  Each test runs a child on a pseudo-terminal that is its standard input, as a person's terminal is.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal is POSIX")
+
+#: the child: the terminal's own line reading, with a Ctrl-C made pending 0.3 s after the read has begun waiting
+CHILD = textwrap.dedent("""
+    import _thread, sys, threading
+    from rich.console import Console
+    from boneyard.terminal import typed_line
+    console = Console()
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    try:
+        typed = typed_line(console, "Your move: ")
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        sys.exit(7)
+    except EOFError:
+        print("end of input", flush=True)
+        sys.exit(8)
+    print(f"read {typed!r}", flush=True)
+    """)
+
+
+def _run(child: str, keys: bytes = b"", wait: float = 20.0) -> tuple[int | None, str]:
+    """The child's exit status (``None`` if it was still waiting after ``wait`` seconds) and what it printed."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", child], stdin=follower, stdout=follower, stderr=follower)
+    os.close(follower)
+    out = b""
+    end = time.monotonic() + wait
+    try:
+        if keys:
+            while b"Your move: " not in out and time.monotonic() < end:
+                if select.select([leader], [], [], 0.2)[0]:
+                    out += os.read(leader, 4096)
+            os.write(leader, keys)
+        while time.monotonic() < end and process.poll() is None:
+            if select.select([leader], [], [], 0.2)[0]:
+                try:
+                    out += os.read(leader, 4096)
+                except OSError:
+                    break
+        try:
+            code: int | None = process.wait(timeout=2)  # (its side of the terminal closes as it exits)
+        except subprocess.TimeoutExpired:
+            code = None
+        while select.select([leader], [], [], 0.2)[0]:  # what it printed as it ended
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        return code, out.decode("utf-8", "replace").replace("\r", "")
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.close(leader)
+
+
+def test_a_ctrl_c_pending_when_the_read_began_interrupts_it() -> None:
+    code, said = _run(CHILD)
+    assert code == 7, f"the read went on waiting with a Ctrl-C pending (status {code}): {said!r}"
+    assert said.startswith("Your move: ") and "interrupted" in said
+
+
+def test_a_plain_read_would_have_waited_for_the_next_key() -> None:
+    """The same child reading with Rich's own ``Console.input`` stays in its read: the state the test above makes
+    is the one the wait is for (if a later Python looked for signals during the read, this would say so)."""
+    plain = CHILD.replace("typed_line(console, \"Your move: \")", "console.input(\"Your move: \")")
+    assert plain != CHILD
+    code, said = _run(plain, wait=3.0)
+    assert code is None, f"Python now interrupts a plain read at once ({code}, {said!r}); the wait may go"
+
+
+@pytest.mark.parametrize("keys,code,said", [(b"6-4@1\r", 0, "read '6-4@1'"), (b"\x04", 8, "end of input")],
+                         ids=["a line", "ctrl-d"])
+def test_a_line_or_the_end_of_input_is_read_as_before(keys: bytes, code: int, said: str) -> None:
+    child = CHILD.replace("threading.Timer(0.3, _thread.interrupt_main).start()", "")
+    got, printed = _run(child, keys)
+    assert got == code and said in printed, printed
