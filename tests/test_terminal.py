@@ -64,7 +64,26 @@ def test_pip_table_shows_direction_and_directional_effects(tmp_path: Path) -> No
     assert "direction: clockwise" in seen
     for word in ("Skip:", "Reverse:", "Again:", "Draw:"):
         assert word in seen
-    assert "owes" in seen  # a pending double and the plays it still owes
+    assert re.search(r"double (\w)-\1 \(tile \d+\) owes \d more plays?", seen)  # a pending double
+
+
+def test_a_double_owed_plays_is_named_by_its_tile_and_its_number_on_the_table() -> None:
+    """"double 8-8 (tile 9) owes 2 more plays": the double and where it lies (not "double 9", which reads as 9-9)."""
+    named = 0
+    for game in random_pip_positions(3, 8):
+        if not game.pending:
+            continue
+        index, owed = game.pending[-1]
+        double = game.layout[index].tile
+        console = Console(record=True, width=120, force_terminal=False)
+        session = start_session(game, ["greedy"], game.turn, None, console, lambda prompt: "q")
+        session.plain = True  # (no box: a line that wraps reads on)
+        console.print(session.table())
+        text = " ".join(console.export_text().split())
+        assert f"double {double} (tile {index}) owes {owed} more play{'s' if owed != 1 else ''}" in text
+        assert double.is_double
+        named += 1
+    assert named > 10
 
 
 # ---------------------------------------------------------------- issue 14

@@ -354,7 +354,7 @@ class TerminalSession:
             info.append("direction: clockwise ↻")
         if game.pending:
             index, owed = game.pending[-1]
-            info.append(f"double {index} owes {plural(owed, 'play')}")
+            info.append(f"double {game.layout[index].tile} (tile {index}) owes {plural(owed, 'more play')}")
         lines = layout_lines(game.layout, self.console.width - (0 if self.plain else 4))  # (inside the panel)
         if len(lines) < 4:  # a long layout keeps every line for the table itself
             lines.append(Text(""))
