@@ -152,7 +152,7 @@ def test_resuming_a_record_whose_seed_is_not_one_says_so(tmp_path: Path) -> None
     path.write_text(json.dumps(data))
     done = run("play", "--resume", str(path), stdin="q\n")
     assert done.returncode == 0, done.stderr
-    assert "seed 'abc' is not a whole number from 0 to 2^63 - 1; the next deals come from a new seed" in done.stderr
+    assert "seed \"abc\" is not a whole number from 0 to 2^63 - 1; the next deals come from a new seed" in done.stderr
     assert isinstance(record.load(path)["seed"], int)
 
 

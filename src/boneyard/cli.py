@@ -191,20 +191,21 @@ def _resume_session(resume: Path, save: Path | None, force: bool, variant: str |
     stored = data.get("seed")
     from boneyard.chance import seed_error
 
-    if stored is not None and seed_error(stored) is not None:
-        typer.echo(f"note: {resume}'s seed {stored!r} is not a whole number from 0 to 2^63 - 1; the next deals "
-                   "come from a new seed, which the record keeps", err=True)
-        stored = None
-    game.chance = HandChance(stored)
+    unusable = stored is not None and seed_error(stored) is not None
+    game.chance = HandChance(None if unusable else stored)
     if not game.log:  # a record of a game not dealt yet: its first hand is dealt now
         game.next_hand()
     human, levels = resume_levels(data, game)
     target = save or resume
     check_save_path(target, force=force, resuming=resume)
     try:
-        return start_session(game, levels, human, target, source=data)
+        session = start_session(game, levels, human, target, source=data)
     except OptionError as error:  # a computer level the record's meta names
         raise OptionError(f"{resume}: meta.ai: {error}") from None
+    if unusable:  # (said once the game is sure to go on: a refusal is the only line)
+        typer.echo(f"note: {resume}'s seed {json.dumps(stored)[:40]} is not a whole number from 0 to 2^63 - 1; the "
+                   "next deals come from a new seed, which the record keeps", err=True)
+    return session
 
 
 def refuse_with_resume(resume: Path, variant: str | None, players: int | None, seed: int | None,

@@ -46,7 +46,8 @@ def check_depth(text: str, max_depth: int = MAX_DEPTH) -> None:
 
 class JSONValueError(ValueError):
     """JSON text that parses but holds what no Boneyard value may: a lone surrogate escape (``"\\ud800"``, not
-    text: it cannot be written back as UTF-8), ``NaN`` or an infinity, or a number too long to read."""
+    text: it cannot be written back as UTF-8), ``NaN`` or an infinity, or a number too long to read; or bytes that
+    are not UTF-8 text at all."""
 
 
 def _refuse_constant(name: str) -> Any:
@@ -95,7 +96,11 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     (``json.JSONDecodeError``, :class:`JSONDepthError` or :class:`JSONValueError`), never
     :class:`RecursionError`."""
     if isinstance(text, bytes | bytearray):
-        text = text.decode("utf-8")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            wrong = error.object[error.start:error.start + 1]
+            raise JSONValueError(f"not UTF-8 text (byte {error.start + 1} is {wrong!r})") from None
     check_depth(text, max_depth)
     try:
         value = json.loads(text, parse_constant=_refuse_constant)

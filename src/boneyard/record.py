@@ -194,7 +194,7 @@ def load(path: str | os.PathLike[str]) -> dict[str, Any]:
     return loads(text, str(path))
 
 
-def loads(text: str, where: str = "record") -> dict[str, Any]:
+def loads(text: str | bytes, where: str = "record") -> dict[str, Any]:
     try:
         record = jsontext.loads(text)
     except (jsontext.JSONDepthError, jsontext.JSONValueError) as error:

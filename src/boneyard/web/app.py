@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import sys
 from collections.abc import AsyncIterator, Coroutine, MutableMapping, Sequence
@@ -124,7 +125,7 @@ def checked_seed(value: Any, where: str) -> int | None:
     if value is None:
         return None
     if seed_error(value) is not None or not isinstance(value, int):
-        raise _bad(f"{where} must be a whole number from 0 to 2^63 - 1, not {str(value)[:40]}", 422)
+        raise _bad(f"{where} must be a whole number from 0 to 2^63 - 1, not {json.dumps(value)[:40]}", 422)
     return value
 
 
