@@ -52,24 +52,18 @@ def _run(child: str, keys: bytes = b"", wait: float = 20.0) -> tuple[int | None,
                 if select.select([leader], [], [], 0.2)[0]:
                     out += os.read(leader, 4096)
             os.write(leader, keys)
-        while time.monotonic() < end and process.poll() is None:
-            if select.select([leader], [], [], 0.2)[0]:
-                try:
-                    out += os.read(leader, 4096)
-                except OSError:
-                    break
-        try:
-            code: int | None = process.wait(timeout=2)  # (its side of the terminal closes as it exits)
-        except subprocess.TimeoutExpired:
-            code = None
-        while select.select([leader], [], [], 0.2)[0]:  # what it printed as it ended
+        while time.monotonic() < end:  # everything it prints, until its side of the terminal closes
+            if not select.select([leader], [], [], 0.2)[0]:
+                continue
             try:
                 chunk = os.read(leader, 4096)
-            except OSError:
-                break
-            if not chunk:
+            except OSError:  # (closed: it has ended)
                 break
             out += chunk
+        try:
+            code: int | None = process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
         return code, out.decode("utf-8", "replace").replace("\r", "")
     finally:
         if process.poll() is None:
