@@ -107,17 +107,26 @@ def check_whole_game(game: Game, rng: random.Random, *, target: int | None = Non
     assert game.winner is not None and game.scores[game.winner] >= goal
 
 
-def play_players(game: Game, players: Sequence[Player]) -> int:
-    """Play ``game`` to its end, each seat's ``players`` entry choosing from its view, every move checked legal;
-    the number of moves made."""
+def play_players(game: Game, players: Sequence[Player], *, offered: list[list[list[str]]] | None = None,
+                 limit: int | None = None) -> int:
+    """Play ``game`` to its end (or ``limit`` moves), each seat's ``players`` entry choosing from its view, every
+    move checked legal; the number of moves made.  ``offered`` gets, for each hand played here, the legal moves
+    (as text) before each move."""
     moves = 0
-    while not game.finished:
+    if offered is not None and game.in_hand:
+        offered.append([])
+    while not game.finished and (limit is None or moves < limit):
         if not game.in_hand:
             game.next_hand()
+            if offered is not None:
+                offered.append([])
             continue
         view = SeatView(game, game.turn)
+        legal = view.legal_moves()
+        if offered is not None:
+            offered[-1].append([str(move) for move in legal])
         move = players[game.turn].choose(view)
-        assert move in view.legal_moves()
+        assert move in legal
         game.apply(move)
         moves += 1
     return moves

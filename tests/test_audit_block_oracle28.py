@@ -31,7 +31,7 @@ import pytest
 from boneyard import Game, OptionError, RecordError, make_rules, record
 from boneyard.chance import Chance
 from boneyard.players.base import make_player
-from boneyard.view import SeatView
+from tests.helpers import play_players
 
 Tile = tuple[int, int]  # (high half, low half)
 
@@ -392,17 +392,10 @@ def play_game(variant: str, players: int, options: dict[str, Any], seed: int,
     game = Game(make_rules(variant, players, options), chance=Chance(seed))
     rng = random.Random(seed)
     seats = [make_player(rng.choice(LEVELS), seed=seed * 16 + s) for s in range(players)]
-    moves = 0
-    while not game.finished and moves < 20_000:
-        if not game.in_hand:
-            game.next_hand()
-            if offered is not None:
-                offered.append([])
-            continue
-        if offered is not None:
-            offered[-1].append({str(move) for move in game.legal_moves()})
-        game.apply(seats[game.turn].choose(SeatView(game, game.turn)))
-        moves += 1
+    texts: list[list[list[str]]] = []
+    play_players(game, seats, offered=texts, limit=20_000)
+    if offered is not None:
+        offered.extend([set(legal) for legal in hand] for hand in texts)
     return record.loads(record.dumps(record.to_record(game)))
 
 

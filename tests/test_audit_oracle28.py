@@ -23,7 +23,7 @@ import pytest
 
 from boneyard import Chance, Game, make_rules, record
 from boneyard.players import GreedyPlayer, RandomPlayer
-from boneyard.view import SeatView
+from tests.helpers import play_players
 
 # ---------------------------------------------------------------------------------------------------------------
 # The oracle: notation and layout
@@ -640,13 +640,7 @@ def random_options(variant: str, rng: random.Random) -> tuple[int, dict[str, Any
 def generate(variant: str, n: int, options: dict[str, Any], seed: int, kinds: str, limit: int = 4000) -> Game:
     game = Game(make_rules(variant, n, options), None, Chance(seed))
     players = [RandomPlayer(seed * 16 + i) if k == "r" else GreedyPlayer(seed * 16 + i) for i, k in enumerate(kinds)]
-    moves = 0
-    while not game.finished and moves < limit:
-        if not game.in_hand:
-            game.next_hand()
-            continue
-        game.apply(players[game.turn].choose(SeatView(game, game.turn)))
-        moves += 1
+    play_players(game, players, limit=limit)
     return game
 
 

@@ -25,6 +25,7 @@ import boneyard
 from boneyard import record
 from boneyard.players.base import make_player
 from boneyard.view import SeatView
+from tests.helpers import play_players
 
 # ----------------------------------------------------------------------------------------------------------------
 # The oracle (RULES.md §8)
@@ -522,15 +523,8 @@ def generate(players: int, options: dict[str, Any], seed: int,
     """A whole PIP game between the engine's players; its record and the engine's legal moves before each move."""
     game = boneyard.new_game("pip", players, seed=seed, options=options)
     seats = [make(kind, seed * 10 + i) for i, kind in enumerate(kinds)]
-    legal: list[list[list[str]]] = [[]]
-    while not game.finished:
-        if not game.in_hand:
-            game.next_hand()
-            legal.append([])
-            continue
-        view = SeatView(game, game.turn)
-        legal[-1].append([str(m) for m in view.legal_moves()])
-        game.apply(seats[game.turn].choose(view))
+    legal: list[list[list[str]]] = []
+    play_players(game, seats, offered=legal)
     return record.to_record(game, seed=seed), legal
 
 
