@@ -438,3 +438,30 @@ def test_play_takes_a_port_only_for_the_web_table() -> None:
     assert "Traceback" not in result.output
     bad = runner.invoke(app, ["play", "block", "--web", "--port", "70000"])
     assert bad.exit_code == 2 and "--port" in bad.output
+
+
+def test_help_shows_flags_without_a_value_and_options_with_theirs() -> None:
+    """Typer's Rich help wrote ``--json <bool>``, as if the flag took a value; flags show no type now, and the
+    options that do take a value still show theirs."""
+    commands = ("play", "replay", "stats", "variants", "simulate", "serve", "prune", "tournament", "review")
+    top = runner.invoke(app, ["--help"], terminal_width=120)
+    assert top.exit_code == 0
+    assert "--help" in top.output and "<bool>" not in top.output
+    for name in commands:
+        shown = runner.invoke(app, [name, "--help"], terminal_width=160)
+        assert shown.exit_code == 0, (name, shown.output)
+        assert "<bool>" not in shown.output, name
+        assert shown_after(shown.output, "--help")[:2] == ["Show", "this"], name  # nothing between flag and help
+    play = runner.invoke(app, ["play", "--help"], terminal_width=160).output
+    assert "KEY=VALUE" in play and "<int>" in play and "<path>" in play
+    assert shown_after(play, "--force")[:2] == ["let", "--save"]
+    assert shown_after(play, "--seed")[:2] == ["<int>", "seed"]
+
+
+def shown_after(help_text: str, option: str) -> list[str]:
+    """The words of the help's row for ``option`` after the option's name (Rich's box and markers dropped)."""
+    for line in help_text.splitlines():
+        words = line.strip("│ ").split()
+        if option in words:
+            return words[words.index(option) + 1:]
+    raise AssertionError(f"{option} is not in the help")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from boneyard.errors import BoneyardError, OptionError, RecordError
 from boneyard.options import parse_assignments, value_text
@@ -27,8 +28,40 @@ if TYPE_CHECKING:
 # Rich, the record module and the front ends' own modules are imported inside the commands that use
 # them, so a command starts without them (``boneyard simulate ... --json`` loads no Rich at all).
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Boneyard: domino games to play, study and simulate.")
+def _flags_without_type(params: list[Any]) -> list[Any]:
+    """A flag takes no value, so its help shows no type: Typer 0.29's Rich help writes ``--json <bool>`` (as if
+    it took one) unless the option has a metavar, and an empty one shows nothing."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class Command(TyperCommand):
+    """Every ``boneyard`` command: Typer's, with its flags' help shown without a type."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_type(super().get_params(ctx))
+
+
+class Group(TyperGroup):
+    """The ``boneyard`` group: Typer's, with ``--help`` shown without a type."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_type(super().get_params(ctx))
+
+
+class App(typer.Typer):
+    """Typer's app whose commands are :class:`Command` unless a command says otherwise (the front ends'
+    ``register(app)`` add theirs with ``app.command()`` too)."""
+
+    def command(self, name: str | None = None, *, cls: type[TyperCommand] | None = None,
+                **settings: Any) -> Callable[[Any], Any]:
+        return super().command(name, cls=cls or Command, **settings)
+
+
+app = App(add_completion=False, no_args_is_help=True, cls=Group,
+          help="Boneyard: domino games to play, study and simulate.")
 
 
 def fail(message: str) -> NoReturn:
@@ -101,7 +134,8 @@ def play(
     players: Annotated[int | None, typer.Option("--players", "-n", help="number of players (2 if omitted)")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the deals (random if omitted)")] = None,
     option: Annotated[list[str] | None,
-                      typer.Option("--option", "-o", help="rule option KEY=VALUE (repeatable)")] = None,
+                      typer.Option("--option", "-o", metavar="KEY=VALUE",
+                                   help="a rule option (repeatable)")] = None,
     save: Annotated[Path | None, typer.Option(help="record file, written after every move (default: a new file "
                                                    "in your data folder when playing at a terminal)")] = None,
     force: Annotated[bool, typer.Option("--force", help="let --save overwrite an existing file")] = False,
@@ -388,7 +422,8 @@ def simulate(
     seed: Annotated[int, typer.Option()] = 0,
     ai: Annotated[str, typer.Option(help="levels per seat, e.g. greedy,random or expert:time=0.2,greedy; the "
                                          "last one fills the remaining seats")] = "random",
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="KEY=VALUE",
+                                                                     help="a rule option (repeatable)")] = None,
     workers: Annotated[int | None, typer.Option(help="processes (default: every core)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object (and no progress bar)")] = False,
     duplicate: Annotated[bool, typer.Option(

@@ -68,7 +68,8 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(help="seed of the whole tournament")] = 0,
         format: Annotated[str, typer.Option("--format", help="round-robin or gauntlet (first player against "
                                                              "each other)")] = "round-robin",
-        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option KEY=VALUE")] = None,
+        option: Annotated[list[str] | None, typer.Option(
+            "--option", "-o", metavar="KEY=VALUE", help="a rule option (repeatable)")] = None,
         seats: Annotated[int | None, typer.Option(help="players at each table (default: the variant's "
                                                         "fewest the options allow)")] = None,
         duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate",
