@@ -464,3 +464,22 @@ def test_a_long_name_in_wide_characters_keeps_the_scores_one_to_a_line() -> None
     console.print(start_session(narrow, ["greedy"], 0, None, console, lambda prompt: "q").table())
     paired = [line for line in console.export_text().splitlines() if line.count(" pts") == 2]
     assert len(paired) == 3  # short names: two to a line still
+
+
+def test_a_line_with_an_arrow_key_is_asked_again_and_changes_nothing(tmp_path: Path) -> None:
+    """An arrow key at the prompt (no line editing: the terminal shows ^[[D and sends its code with the line) is
+    named and the line asked again, at the move prompt and at the choice of a place; the game is as before."""
+    text = run_session("all-fives", 2, 7, ["\x1b[D1", "\x1b[A", "1"], tmp_path)
+    assert text.count("The arrow keys (and other special keys) do not edit the line here") == 2
+    assert "is not a move" not in text
+    first = re.search(r" 1\) (\d)-(\d) on tile (\d+) \(.*?\), its (\d) end", text)
+    assert first is not None
+    tile, target, joined = first.group(1, 2), first.group(3), first.group(4)
+    played = f"{joined}-{tile[1] if tile[0] == joined else tile[0]}@{target}"
+    after = text.split("Type it again.")[-1]
+    assert after.lstrip().startswith(f"Player 1: {played}")  # the "1" typed next is the first move listed
+    game = first_hand_where("block", 2, two_places)
+    tile, _ = ambiguous_choices(game)
+    session, console = session_for(game, ["\x1b[B"], None)
+    assert session.parse_answer(str(tile), game.legal_moves()) is None  # no place chosen, the turn asked again
+    assert "do not edit the line here" in console.export_text()

@@ -116,6 +116,8 @@ def terminal_console() -> Console:
 
 
 # ---------------------------------------------------------------- reading a line
+#: the first character of the code a cursor or function key sends (``ESC [ D`` for the left arrow)
+ESCAPE = "\x1b"
 #: how often the wait for a typed line looks for a Ctrl-C that came as the prompt appeared (seconds)
 LINE_WAIT = 0.1
 
@@ -302,9 +304,11 @@ class TerminalSession:
 
     def read(self, prompt: str) -> str | None:
         """What the player typed at ``prompt``, stripped; ``None`` (said) where it is not text in the terminal's
-        encoding (a key the terminal sends in another encoding than the program reads, an ASCII console)."""
+        encoding (a key the terminal sends in another encoding than the program reads, an ASCII console) or holds
+        a cursor key's escape sequence (the terminal's own line editing has none: it shows ``^[[D`` and sends the
+        code with the line, so what the line meant is unknown)."""
         try:
-            return self.ask(prompt).strip()
+            line = self.ask(prompt).strip()
         except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: what is said next starts on a line of its own
             self.console.line()
             raise
@@ -312,6 +316,11 @@ class TerminalSession:
             self.say(f"Could not read what you typed: it is not {error.encoding} text. Type it again.",
                      style="red")
             return None
+        if ESCAPE in line:
+            self.say("The arrow keys (and other special keys) do not edit the line here: Backspace does, and "
+                     "Ctrl-U clears it. Type it again.", style="red")
+            return None
+        return line
 
     # ------------------------------------------------------------ drawing
     def partners(self) -> tuple[int, ...]:
