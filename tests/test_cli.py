@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -444,18 +445,23 @@ def test_help_shows_flags_without_a_value_and_options_with_theirs() -> None:
     """Typer's Rich help wrote ``--json <bool>``, as if the flag took a value; flags show no type now, and the
     options that do take a value still show theirs."""
     commands = ("play", "replay", "stats", "variants", "simulate", "serve", "prune", "tournament", "review")
-    top = runner.invoke(app, ["--help"], terminal_width=120)
-    assert top.exit_code == 0
-    assert "--help" in top.output and "<bool>" not in top.output
+    top = help_of()
+    assert "--help" in top and "<bool>" not in top
     for name in commands:
-        shown = runner.invoke(app, [name, "--help"], terminal_width=160)
-        assert shown.exit_code == 0, (name, shown.output)
-        assert "<bool>" not in shown.output, name
-        assert shown_after(shown.output, "--help")[:2] == ["Show", "this"], name  # nothing between flag and help
-    play = runner.invoke(app, ["play", "--help"], terminal_width=160).output
+        shown = help_of(name)
+        assert "<bool>" not in shown, name
+        assert shown_after(shown, "--help")[:2] == ["Show", "this"], name  # nothing between flag and help
+    play = help_of("play")
     assert "KEY=VALUE" in play and "<int>" in play and "<path>" in play
     assert shown_after(play, "--force")[:2] == ["let", "--save"]
     assert shown_after(play, "--seed")[:2] == ["<int>", "seed"]
+
+
+def help_of(*command: str) -> str:
+    """``boneyard COMMAND --help`` as text (Rich's colours, which FORCE_COLOR turns on, taken out)."""
+    shown = runner.invoke(app, [*command, "--help"], terminal_width=160)
+    assert shown.exit_code == 0, (command, shown.output)
+    return re.sub(r"\x1b\[[0-9;]*m", "", shown.output)
 
 
 def shown_after(help_text: str, option: str) -> list[str]:
