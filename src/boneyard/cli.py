@@ -423,7 +423,7 @@ def simulate(
     ai: Annotated[str, typer.Option(help="levels per seat, e.g. greedy,random or expert:time=0.2,greedy; the "
                                          "last one fills the remaining seats")] = "random",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", metavar="KEY=VALUE",
-                                                                     help="a rule option (repeatable)")] = None,
+                                                     help="a rule option (repeatable)")] = None,
     workers: Annotated[int | None, typer.Option(help="processes (default: every core)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object (and no progress bar)")] = False,
     duplicate: Annotated[bool, typer.Option(
