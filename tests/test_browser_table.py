@@ -249,6 +249,9 @@ def test_the_search_for_a_starting_tile_is_a_note_before_the_numbered_moves(serv
     data = find_position("pip", 2, lambda g: g.in_hand and len(g.hand.setup_draws) > 2 and len(g.hand.events) >= 2)
     game_id = seat_table(server, data)
     page = open_page(browser, f"{server.url}/game/{game_id}")
+    # the page reads the table as a spectator until its claim of the free seat is answered: the log names
+    # seat 0 "you" only from then on
+    page.wait_for_selector("#table-players .player.you")
     page.wait_for_selector("#history li.note")
     game = room_game(server, game_id)
     logged = hand_log(game, 0)
