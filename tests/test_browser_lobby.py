@@ -176,6 +176,61 @@ def test_a_seat_nobody_has_taken_is_waited_for_not_thinking(server: Server, brow
     page.context.close()
 
 
+#: Claims sent by the page are kept back until ``window.__letClaimsGo()``; every redraw of the players' chips
+#: is noted as ``you`` (a seat's view) or ``spectator``.
+SEAT_SPY = """
+window.__held = [];
+window.__views = [];
+const realSend = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (typeof data === 'string' && JSON.parse(data).type === 'claim' && !window.__go) {
+    window.__held.push([this, data]);
+    return;
+  }
+  return realSend.call(this, data);
+};
+window.__letClaimsGo = () => {
+  window.__go = true;
+  for (const [socket, data] of window.__held) realSend.call(socket, data);
+};
+new MutationObserver(() => {
+  if (document.querySelector('#table-players .player'))
+    window.__views.push(document.querySelector('#table-players .player.you') ? 'you' : 'spectator');
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_page_taking_its_seat_shows_the_table_from_the_seat_not_as_a_spectator_first(server: Server,
+                                                                                         browser: Any) -> None:
+    """The first state a page gets is a spectator's; a page that asks for its seat draws nothing until the
+    answer comes (no flash of other names and "Sit here" buttons), and draws the spectator's table after all if
+    no answer comes within two seconds."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "computer", "level": "random", "name": "Cy"}]
+    pages = []
+    for waited in (False, True):
+        game_id = server.post("/api/games", {"variant": "draw", "seed": 5, "seats": seats})["id"]
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_init_script(SEAT_SPY)
+        page = context.new_page()
+        pages.append(page)
+        page.goto(f"{server.url}/game/{game_id}")
+        page.wait_for_function("() => window.__held.length === 1")  # the first state seen, its claim kept back
+        if not waited:
+            assert page.locator("#table-players .player").count() == 0
+            assert page.inner_text("#status") == "Taking your seat…"
+        else:  # no answer: the table as a spectator sees it, after two seconds
+            page.wait_for_selector("#table-players .player", timeout=5000)
+            assert page.locator("#table-players .player.you").count() == 0
+            assert page.locator("#table-players .player button", has_text="Sit here").count() == 1
+        page.evaluate("() => window.__letClaimsGo()")
+        page.wait_for_selector("#table-players .player.you >> text=Ann")
+        views = page.evaluate("() => window.__views")
+        assert views[-1] == "you"
+        assert ("spectator" in views) is waited
+    for page in pages:
+        page.context.close()
+
+
 def test_a_table_of_friends_is_for_the_invited_and_its_link_seats_them(server: Server, browser: Any) -> None:
     """The creator of a table of two people gets its invitation link on the table; a friend who opens the
     link sits down; someone who opens the game from the lobby may only watch."""
@@ -195,6 +250,7 @@ def test_a_table_of_friends_is_for_the_invited_and_its_link_seats_them(server: S
     stranger = open_page(browser, f"{server.url}/game/{game_id}")
     stranger.wait_for_function("() => document.querySelector('#status').textContent.includes('invitation link')")
     assert stranger.locator("#table-players .player.you").count() == 0
+    assert stranger.locator("#table-players .player").count() == 2  # the seat refused: the table, watched
     lobby = open_page(browser, server.url + "/")
     lobby.wait_for_selector(f'#games a[href="/game/{game_id}?watch"]')  # the lobby offers to watch it
     assert "invited only" in lobby.inner_text("#games")

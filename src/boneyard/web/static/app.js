@@ -502,6 +502,8 @@ const table = {
   brought: false,  // the token resumed came from a seat link (#seat=): one that opens no seat gives way
   keptToken: null,  // the token this browser held before a seat link replaced it
   heardRematch: null,  // the next game the page announced
+  held: null,  // the table as a spectator sees it, held back while this page's seat is asked for (holdState)
+  holdTimer: null,
 };
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
@@ -562,6 +564,7 @@ function openGame(id) {
     $("#status").textContent = "That seat link is not one this table gave (copy it whole from the other device).";
   }
   if (table.id !== id) {
+    releaseState();  // (another table's, held back: dropped)
     Object.assign(table, { id, state: null, selected: null, active: 0, placed: 0, version: -1, moved: null, peek: null, taken: null,
       heard: 0, lostPlace: null, shownSummary: null, panelPick: null });
     $("#summary").hidden = true;
@@ -579,17 +582,21 @@ function openGame(id) {
         first = false;
         const token = localStorage.getItem(tokenKey(id));
         const watching = new URLSearchParams(location.search).has("watch");
-        if (message.hot_seat && !watching) sitAtSharedScreen(message);
-        else if (token && !watching) send({ type: "resume", token });
-        else if (!watching) autoClaim(message);
+        let asked = false;
+        if (message.hot_seat && !watching) asked = sitAtSharedScreen(message);
+        else if (token && !watching) { send({ type: "resume", token }); asked = true; }
+        else if (!watching) asked = autoClaim(message);
+        if (asked) { holdState(message); return; }
       }
+      releaseState();
       onState(message);
     } else if (message.type === "claimed") {
       table.brought = false;
       table.keptToken = null;
       localStorage.setItem(tokenKey(id), message.token);
       holdToken(id, message.seat, message.token);
-      $("#status").textContent = `You are seated as ${table.state ? table.state.players[message.seat].name : "seat " + (message.seat + 1)}.`;
+      const seen = table.state || table.held;
+      $("#status").textContent = `You are seated as ${seen ? seen.players[message.seat].name : "seat " + (message.seat + 1)}.`;
     } else if (message.type === "hint") {
       $("#hint").disabled = false;
       table.hint = message;
@@ -604,6 +611,7 @@ function openGame(id) {
         : message.tile ? `play ${shown(message.tile)} (lit on the table)` : shown(message.move);
       $("#status").textContent = `Hint: ${advice} — ${message.reason}`;
     } else if (message.type === "error") {
+      releaseState(true);  // a seat refused: the table as a spectator sees it, then what to do
       table.moved = null;  // the move was refused: the player may send another from the same position
       $("#hint").disabled = false;
       if (message.code === "bad_token" && table.brought) {  // a seat link that opens no seat here
@@ -638,6 +646,7 @@ function openGame(id) {
     }
   };
   socket.onclose = (event) => {
+    releaseState(true);  // the seat's answer will not come on this connection: the table as it was seen
     if (event.code === NO_GAME) {  // the server said why (its error message is on the status line): no retry
       $("#status").textContent = `There is no game “${id}” here (the lobby lists the games there are).`;
       table.socket = null;
@@ -654,10 +663,31 @@ function openGame(id) {
   };
 }
 
+/** Claim the first free person's seat; whether one was asked for. */
 function autoClaim(state) {
   const seat = state.players.findIndex((p) => p.kind === "human" && !p.claimed);
-  if (seat >= 0) send(claimMessage(state, seat));
-  else $("#status").textContent = "All seats are taken: you are watching.";
+  if (seat >= 0) { send(claimMessage(state, seat)); return true; }
+  $("#status").textContent = "All seats are taken: you are watching.";
+  return false;
+}
+
+/** A page that asks for its seat as it connects waits for the answer before it draws the table: the table seen
+ * as a spectator (other names, no hand, "Sit here" buttons) would flash up first.  It is drawn after all if the
+ * seat is refused, or if no answer comes within two seconds. */
+function holdState(state) {
+  table.held = state;
+  $("#status").textContent = "Taking your seat…";
+  clearTimeout(table.holdTimer);
+  table.holdTimer = setTimeout(() => releaseState(true), 2000);
+}
+
+/** Stop holding the table back; with ``draw``, draw the table held (a newer state draws itself). */
+function releaseState(draw = false) {
+  const held = table.held;
+  if (held === null) return;
+  clearTimeout(table.holdTimer);
+  table.held = null;
+  if (draw) onState(held);
 }
 
 function myHotspots(tile) {
@@ -828,7 +858,8 @@ function claimMessage(state, seat) {
 }
 
 /** Sit down at a hot-seat table opened again: every seat this browser holds, the one on turn first, so that
- * the screen asks before it shows that person's hand; a new table: every free person's seat, the same way. */
+ * the screen asks before it shows that person's hand; a new table: every free person's seat, the same way.
+ * Whether a seat was asked for. */
 function sitAtSharedScreen(state) {
   const held = heldTokens(state.game);
   const first = (seat) => (seat === state.turn ? 0 : 1);
@@ -836,15 +867,16 @@ function sitAtSharedScreen(state) {
     .sort((a, b) => first(a) - first(b) || a - b);
   if (seats.length) {
     for (const seat of seats) send({ type: "resume", token: held[String(seat)] });
-    return;
+    return true;
   }
   const token = localStorage.getItem(tokenKey(state.game));  // (a seat brought by its link from another device)
-  if (token) { send({ type: "resume", token }); return; }
+  if (token) { send({ type: "resume", token }); return true; }
   const free = state.players.map((player, seat) => seat)
     .filter((seat) => state.players[seat].kind === "human" && !state.players[seat].claimed)
     .sort((a, b) => first(a) - first(b) || a - b);
-  if (!free.length) { autoClaim(state); return; }
+  if (!free.length) return autoClaim(state);
   for (const seat of free) send(claimMessage(state, seat));
+  return true;
 }
 
 /** "Play on another device": for a person seated here (not at a shared screen) while the game goes on. */
