@@ -29,7 +29,7 @@ from boneyard.review.analysis import (
     reason,
     review,
 )
-from boneyard.review.report import annotate, review_json
+from boneyard.review.report import WINS_GAME, annotate, review_json, review_text
 from boneyard.view import SeatView
 from tests.helpers import filled
 
@@ -208,6 +208,17 @@ def test_where_the_game_ends_moves_are_compared_by_the_game() -> None:
     assert missed.comment.startswith("3-2@1 cost ") and "% of a game won: " in missed.comment  # not in points
     won = review(fives_position("6-6@1", target=15), [0], settings).decisions[0]
     assert (won.mark, won.win) == ("best", 1.0)
+
+
+def test_the_text_review_says_what_its_win_share_is_and_only_where_the_game_may_end() -> None:
+    """"win 0%" on the first hand of a game read as "you cannot win": the share is of the deals in which the move
+    wins the game during this hand, and the review says so."""
+    settings = Settings(samples=20, seed=2, open_hands=False)
+    near = review_text(review(fives_position("3-2@1", target=15), [0], settings))
+    assert f"wins game: {WINS_GAME}" in near.splitlines()
+    assert re.search(r"3-2@1 .* wins game \d+%", near)
+    far = review_text(review(fives_position("3-2@1"), [0], settings))  # to 250: no deal ends the game
+    assert "wins game" not in far and " win " not in far
 
 
 def test_a_game_result_within_the_noise_leaves_the_choice_to_the_points() -> None:

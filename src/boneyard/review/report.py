@@ -9,6 +9,9 @@ from boneyard import record
 from boneyard.review.analysis import MARKS, Decision, Review, span
 
 HINDSIGHT = "open hands (hindsight: every hand and the stock order known)"
+#: what the text review's ``wins game`` says (it is shown only where some sampled deal ends the game this hand)
+WINS_GAME = ("the share of the deals in which the move played wins the game during this hand (shown where some "
+             "deal ends the game in it)")
 
 
 def annotate(data: dict[str, Any], result: Review) -> dict[str, Any]:
@@ -78,7 +81,10 @@ def review_text(result: Review) -> str:
     """The review for a person to read: one line per decision, then a summary per seat."""
     lines = [f"Review — {result.variant}, {result.by}",
              "values: expected net points of the hand for the seat (its side), judged from what it could see",
-             f"oh: {HINDSIGHT}", ""]
+             f"oh: {HINDSIGHT}"]
+    if any(d.win is not None for d in result.decisions):
+        lines.append(f"wins game: {WINS_GAME}")
+    lines.append("")
     for summary in result.summaries:
         lines.append(f"{summary.name} (seat {summary.seat})")
         for d in (d for d in result.decisions if d.seat == summary.seat):
@@ -88,7 +94,7 @@ def review_text(result: Review) -> str:
                 if d.by_game:  # marked by the game's result, not by these points
                     text += " (marked by the game)"
             if d.win is not None:
-                text += f"  win {d.win:.0%}"
+                text += f"  wins game {d.win:.0%}"
             if d.open_hands is not None:
                 text += f"  oh {d.open_hands:+.0f}"
             lines.append(text)
