@@ -471,3 +471,40 @@ def shown_after(help_text: str, option: str) -> list[str]:
         if option in words:
             return words[words.index(option) + 1:]
     raise AssertionError(f"{option} is not in the help")
+
+
+def test_the_variant_and_the_players_are_given_the_way_any_of_the_commands_takes_them(tmp_path: Path) -> None:
+    """``tournament`` takes ``--variant`` and a list of players in ``--players``; ``play`` and ``simulate`` take the
+    variant as their argument and a number of players in ``--players`` (levels in ``--ai``).  Each accepts the
+    other's way of naming the variant, and a list where a number belongs (or a number where a list does) is
+    pointed to the option that takes it."""
+    simulate = ["simulate", "-g", "2", "--json", "--workers", "1"]
+
+    def games(args: list[str]) -> dict[str, object]:
+        done = runner.invoke(app, args)
+        assert done.exit_code == 0, done.output
+        return {key: value for key, value in json.loads(done.stdout).items()
+                if key not in ("seconds", "games_per_second")}
+
+    plain = games([*simulate, "fives"])
+    assert plain["variant"] == "all-fives"
+    for named in (["--variant", "fives"], ["fives", "--variant", "all-fives"]):  # (an alias is the same variant)
+        assert games([*simulate, *named]) == plain
+    both = runner.invoke(app, [*simulate, "block", "--variant", "draw"])
+    assert both.exit_code == 2 and "two variants given, 'block' and --variant 'draw': give one" in both.stderr
+    none = runner.invoke(app, simulate)
+    assert none.exit_code == 2 and "name the variant to simulate" in none.stderr
+    levels = runner.invoke(app, [*simulate, "block", "--players", "expert,heuristic"])
+    assert levels.exit_code == 2
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", levels.output).split())
+    assert "'expert,heuristic' is not a number of players; the computer players' levels go in --ai" in said
+    game = runner.invoke(app, ["play", "--variant", "draw", "--seed", "3"], input="q\n")
+    assert game.exit_code == 0, game.output
+    assert "Draw dominoes" in game.stdout
+    tournament = ["tournament", "--players", "random,greedy", "--games", "2", "--workers", "1", "--json"]
+    given = runner.invoke(app, [*tournament, "block", "--out", str(tmp_path / "t")])
+    assert given.exit_code == 0, given.output
+    assert json.loads(given.stdout)["settings"]["variant"] == "block"
+    seats = runner.invoke(app, ["tournament", "--players", "3", "--variant", "block", "--out", str(tmp_path / "u")])
+    assert seats.exit_code == 2 and "the players at each table are --seats, e.g. --seats 3" in seats.stderr
+    assert not (tmp_path / "u").exists()

@@ -69,6 +69,36 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def player_count(value: Any) -> int:
+    """``--players`` of ``play`` and ``simulate``: how many seats.  ``tournament``'s ``--players`` lists players
+    instead, so a list of levels here is pointed to ``--ai``, where ``play`` and ``simulate`` take them."""
+    if isinstance(value, int):
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        hint = ("; the computer players' levels go in --ai, e.g. --ai expert,heuristic"
+                if any(char.isalpha() for char in str(value)) else "")
+        raise typer.BadParameter(f"{value!r} is not a number of players{hint}") from None
+
+
+def one_variant(given: str | None, option: str | None) -> str | None:
+    """The variant named as the argument or with ``--variant`` (``tournament`` takes the option, ``play`` and
+    ``simulate`` the argument, and each accepts the other's way); two different ones are refused."""
+    if given is not None and option is not None and given != option:
+        try:
+            same = find_variant(given).name == find_variant(option).name
+        except BoneyardError:
+            same = False
+        if not same:
+            fail(f"two variants given, {given!r} and --variant {option!r}: give one")
+    return given if given is not None else option
+
+
+#: ``--variant`` beside the argument, accepted but not shown in the help (the argument is)
+VARIANT_OPTION = typer.Option("--variant", hidden=True, help="the variant, as the argument")
+
+
 #: The third-party modules the commands import only when they run, by the extra of pyproject.toml that installs
 #: them: a command that finds one missing names the extra to install (``main``) instead of showing a traceback.
 EXTRA_OF: Final = {"fastapi": "web", "starlette": "web", "uvicorn": "web", "sqlalchemy": "web", "websockets": "web",
@@ -131,7 +161,8 @@ def computer_levels(ai: str, seats: int, players: int) -> list[str]:
 @app.command()
 def play(
     variant: Annotated[str | None, typer.Argument(help="a variant (see `boneyard variants`)")] = None,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="number of players (2 if omitted)")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-n", parser=player_count,
+                                                help="number of players (2 if omitted)")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the deals (random if omitted)")] = None,
     option: Annotated[list[str] | None,
                       typer.Option("--option", "-o", metavar="KEY=VALUE",
@@ -150,10 +181,12 @@ def play(
                                              "(default 8000, as boneyard serve; a free one if it is busy)")] = None,
     plain: Annotated[bool, typer.Option("--plain", help="the table as plain lines, without its box (for a screen "
                                                         "reader or a braille display)")] = False,
+    variant_option: Annotated[str | None, VARIANT_OPTION] = None,
 ) -> None:
     """Play a game in the terminal against computer players."""
     from boneyard.terminal import SaveError
 
+    variant = one_variant(variant, variant_option)
     try:
         if web and plain:
             raise OptionError("--plain is for the terminal table (the web table is read by screen readers as it is): "
@@ -416,8 +449,8 @@ def variant_text(row: dict[str, Any], *, detail: bool) -> str:
 
 @app.command()
 def simulate(
-    variant: Annotated[str, typer.Argument(help="variant name or alias")],
-    players: Annotated[int, typer.Option("--players", "-n")] = 2,
+    variant: Annotated[str | None, typer.Argument(help="variant name or alias", show_default=False)] = None,
+    players: Annotated[int, typer.Option("--players", "-n", parser=player_count)] = 2,
     games: Annotated[int, typer.Option("--games", "-g")] = 100,
     seed: Annotated[int, typer.Option()] = 0,
     ai: Annotated[str, typer.Option(help="levels per seat, e.g. greedy,random or expert:time=0.2,greedy; the "
@@ -438,10 +471,14 @@ def simulate(
     resume: Annotated[bool, typer.Option("--resume", help="with --records: play on the run whose records the "
                                                          "folder holds (cut short, or of fewer games), playing only "
                                                          "the games without one")] = False,
+    variant_option: Annotated[str | None, VARIANT_OPTION] = None,
 ) -> None:
     """Play computer-only games and report wins, points and speed (a progress bar on a terminal; Ctrl-C stops)."""
     from boneyard.sim.simulate import simulate as run
 
+    variant = one_variant(variant, variant_option)
+    if variant is None:
+        fail("name the variant to simulate, e.g. boneyard simulate block (`boneyard variants` lists them)")
     try:
         options = _options(variant, option or [])
         make_rules(variant, players, options)  # the player count first: --ai is read against it

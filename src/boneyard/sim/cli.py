@@ -61,9 +61,12 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def tournament(
+        given: Annotated[str | None, typer.Argument(
+            hidden=True, metavar="VARIANT", help="the variant, as --variant", show_default=False)] = None,
         players: Annotated[str, typer.Option(help="players: level specs (expert:time=0.2) or module:function, "
                                                   "comma-separated")] = "random,greedy",
-        variant: Annotated[str, typer.Option(help="variant name or alias")] = "all-fives",
+        variant: Annotated[str | None, typer.Option(help="variant name or alias (all-fives if omitted)",
+                                                    show_default=False)] = None,
         games: Annotated[int, typer.Option("--games", "-g", help="games per match")] = 100,
         seed: Annotated[int, typer.Option(help="seed of the whole tournament")] = 0,
         format: Annotated[str, typer.Option("--format", help="round-robin or gauntlet (first player against "
@@ -85,11 +88,15 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="print the report as one JSON object")] = False,
     ) -> None:
         """Round robin or gauntlet between computer players, with ratings, plots, JSON and CSV."""
-        from boneyard.cli import progress_bar
+        from boneyard.cli import one_variant, progress_bar
         from boneyard.players.base import load_levels, make_player, split_specs
         from boneyard.sim.tournament import _is_callable_spec, finite
         from boneyard.sim.tournament import tournament as run
 
+        variant = one_variant(given, variant) or "all-fives"
+        if all(spec.strip().isdigit() for spec in players.split(",")):
+            _fail(f"--players {players}: tournament's --players lists the players (levels such as random,greedy, "
+                  "comma-separated); the players at each table are --seats, e.g. --seats 3")
         try:
             options = non_defaults(parse_assignments(find_variant(variant).Options, option or []))
             load_levels()  # every level registered, so module:function specs can be told apart
