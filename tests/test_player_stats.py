@@ -160,3 +160,25 @@ def test_collect_is_the_commands_counting(tmp_path: Path) -> None:
     (tmp_path / "a.boneyard.json").write_text(json.dumps(played("bergen", 2, 61)))
     stats = collect([tmp_path])
     assert stats.records == 1 and stats.variants["bergen"].games + stats.variants["bergen"].unfinished == 1
+
+
+def test_without_a_path_stats_counts_the_games_play_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``boneyard play`` saves a game not given ``--save`` in the data folder; ``boneyard stats`` alone counts
+    the games there, and says where they would be before any was saved (creating nothing)."""
+    from boneyard.cli import default_save_path, saved_games_folder
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    folder = saved_games_folder()
+    assert folder.is_relative_to(tmp_path / "data")
+    runner = CliRunner()
+    none = runner.invoke(app, ["stats"])
+    assert none.exit_code == 2
+    assert f"no saved games yet: boneyard play saves your games in {folder}" in none.stderr
+    assert not folder.exists()
+    for seed in (1, 2):
+        default_save_path("block").write_text(record.dumps(played("block", 2, seed)), encoding="utf-8")
+    assert default_save_path("block").parent == folder
+    counted = runner.invoke(app, ["stats", "--json"])
+    assert counted.exit_code == 0, counted.output
+    assert json.loads(counted.stdout)["records"] == 2
+    assert json.loads(counted.stdout) == json.loads(runner.invoke(app, ["stats", str(folder), "--json"]).stdout)

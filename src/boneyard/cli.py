@@ -131,12 +131,18 @@ def _options(variant: str, assignments: list[str]) -> dict[str, Any]:
     return non_defaults(parsed)
 
 
-def default_save_path(variant: str) -> Path:
-    """Where a game goes when ``--save`` is not given: the user's data folder (created on demand)."""
+def saved_games_folder() -> Path:
+    """The folder in the user's data folder where ``play`` saves a game not given ``--save`` (and where ``stats``
+    counts by default)."""
     from platformdirs import user_data_dir
 
+    return Path(user_data_dir("boneyard")) / "games"
+
+
+def default_save_path(variant: str) -> Path:
+    """Where a game goes when ``--save`` is not given: :func:`saved_games_folder` (created on demand)."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = Path(user_data_dir("boneyard")) / "games"
+    folder = saved_games_folder()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{stamp}-{variant}.boneyard.json"
     number = 1
@@ -324,7 +330,9 @@ def replay(
 
 @app.command()
 def stats(
-    paths: Annotated[list[Path], typer.Argument(help="game records, or folders searched for *.boneyard.json")],
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="game records, or folders searched for *.boneyard.json (default: the folder where boneyard play saves "
+             "your games)", show_default=False)] = None,
     player: Annotated[str | None, typer.Option("--player", "-p", help="count the seat with this name (any case); "
                                                "default: the human seat each record names")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
@@ -332,6 +340,11 @@ def stats(
     """Your statistics over saved games: wins per variant and opponent, hands, points, reviewed moves."""
     from boneyard.player_stats import collect
 
+    if not paths:
+        folder = saved_games_folder()
+        if not folder.is_dir():
+            fail(f"no saved games yet: boneyard play saves your games in {folder}; or name records or folders")
+        paths = [folder]
     try:
         result = collect(paths, player).as_json()
     except BoneyardError as error:
