@@ -17,6 +17,7 @@ from boneyard import record
 from boneyard.moves import Kind
 from boneyard.player_stats import Stats
 from boneyard.view import SeatView
+from tests.test_audit_rooms20 import HOLD_CLAIMS
 from tests.test_browser import (
     Server,
     browser,
@@ -176,23 +177,10 @@ def test_a_seat_nobody_has_taken_is_waited_for_not_thinking(server: Server, brow
     page.context.close()
 
 
-#: Claims sent by the page are kept back until ``window.__letClaimsGo()``; every redraw of the players' chips
-#: is noted as ``you`` (a seat's view) or ``spectator``.
-SEAT_SPY = """
-window.__held = [];
+#: Claims sent by the page are kept back until ``window.__letClaimsGo()`` (HOLD_CLAIMS); every redraw of the
+#: players' chips is noted as ``you`` (a seat's view) or ``spectator``.
+SEAT_SPY = HOLD_CLAIMS + """
 window.__views = [];
-const realSend = WebSocket.prototype.send;
-WebSocket.prototype.send = function (data) {
-  if (typeof data === 'string' && JSON.parse(data).type === 'claim' && !window.__go) {
-    window.__held.push([this, data]);
-    return;
-  }
-  return realSend.call(this, data);
-};
-window.__letClaimsGo = () => {
-  window.__go = true;
-  for (const [socket, data] of window.__held) realSend.call(socket, data);
-};
 new MutationObserver(() => {
   if (document.querySelector('#table-players .player'))
     window.__views.push(document.querySelector('#table-players .player.you') ? 'you' : 'spectator');
