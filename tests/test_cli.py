@@ -508,3 +508,19 @@ def test_the_variant_and_the_players_are_given_the_way_any_of_the_commands_takes
     seats = runner.invoke(app, ["tournament", "--players", "3", "--variant", "block", "--out", str(tmp_path / "u")])
     assert seats.exit_code == 2 and "the players at each table are --seats, e.g. --seats 3" in seats.stderr
     assert not (tmp_path / "u").exists()
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["play", "bloc"], "unknown variant 'bloc' (did you mean 'block'? known: all-fives, bergen, block, "
+                       "double-bergen, draw, flower-scorpion, pip, and their aliases)"),
+    (["simulate", "muggin"], "unknown variant 'muggin' (did you mean 'all-fives'? known: "),
+    (["play", "chess"], "unknown variant 'chess' (known: all-fives, bergen, block, double-bergen, draw, "
+                        "flower-scorpion, pip, and their aliases)"),
+    (["play", "block", "--ai", "expret"], "unknown player level 'expret' (did you mean 'expert'? known: expert, "
+                                          "greedy, heuristic, random)"),
+    (["simulate", "block", "--ai", "greedy,herustic"], "unknown player level 'herustic' (did you mean 'heuristic'?"),
+])
+def test_a_misspelt_variant_or_level_is_named_with_the_likely_one(args: list[str], said: str) -> None:
+    done = runner.invoke(app, args)
+    assert done.exit_code == 2
+    assert said in done.stderr

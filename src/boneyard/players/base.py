@@ -7,6 +7,7 @@ from a spec such as ``"expert:time=0.2"``.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
@@ -285,7 +286,9 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         load_levels()
     factory = LEVELS.get(name)
     if factory is None:
-        raise OptionError(f"unknown player level {name!r} (known: {', '.join(sorted(LEVELS))})")
+        close = difflib.get_close_matches(name, LEVELS, n=1)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        raise OptionError(f"unknown player level {name!r} ({guess}known: {', '.join(sorted(LEVELS))})")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OptionError(f"player {spec!r}: a player's seed must be a whole number, not {seed!r}")
     accepted = _settings(factory)

@@ -7,6 +7,7 @@ calls.  ``register`` puts it in :data:`VARIANTS`; :func:`find_variant` looks nam
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
@@ -36,8 +37,9 @@ def find_variant(name: str) -> type[Rules]:
     key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
     if key in _ALIASES:
         return VARIANTS[_ALIASES[key]]
-    known = ", ".join(sorted(_ALIASES))
-    raise VariantError(f"unknown variant {name!r} (known: {known})")
+    close = difflib.get_close_matches(key, _ALIASES, n=1)
+    guess = f"did you mean {_ALIASES[close[0]]!r}? " if close else ""
+    raise VariantError(f"unknown variant {name!r} ({guess}known: {', '.join(sorted(VARIANTS))}, and their aliases)")
 
 
 def make_rules(variant: str, players: int, options: Mapping[str, object] | object | None = None) -> Rules:
