@@ -240,6 +240,7 @@ def test_a_whole_game_with_random_input_never_breaks_and_its_record_replays(tmp_
     assert game.finished
     text = console.export_text()
     assert "Game over — " in text and f"Record: {path}" in text
+    assert f"your moves reviewed: boneyard review {path})" in " ".join(text.split())  # what to do with it next
     replayed = record.replay(record.load(path))
     assert replayed.finished and (replayed.scores, replayed.winner) == (game.scores, game.winner)
 

@@ -580,7 +580,8 @@ class TerminalSession:
         if self.save_path is not None and self.unsaved is not None:
             self.save_at_the_end()
         if self.save_path is not None and self.unsaved is None:
-            self.say(f"Record: {self.save_path}  (boneyard replay {self.save_path})")
+            self.say(f"Record: {self.save_path}  (boneyard replay {self.save_path}; your moves reviewed: "
+                     f"boneyard review {self.save_path})")
         return 0
 
     def save_at_the_end(self, tries: int = 3) -> None:
