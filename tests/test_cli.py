@@ -461,7 +461,12 @@ def help_of(*command: str) -> str:
     """``boneyard COMMAND --help`` as text (Rich's colours, which FORCE_COLOR turns on, taken out)."""
     shown = runner.invoke(app, [*command, "--help"], terminal_width=160)
     assert shown.exit_code == 0, (command, shown.output)
-    return re.sub(r"\x1b\[[0-9;]*m", "", shown.output)
+    return without_colours(shown.output)
+
+
+def without_colours(output: str) -> str:
+    """``output`` without Rich's colours (which FORCE_COLOR turns on)."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", output)
 
 
 def shown_after(help_text: str, option: str) -> list[str]:
@@ -496,7 +501,7 @@ def test_the_variant_and_the_players_are_given_the_way_any_of_the_commands_takes
     assert none.exit_code == 2 and "name the variant to simulate" in none.stderr
     levels = runner.invoke(app, [*simulate, "block", "--players", "expert,heuristic"])
     assert levels.exit_code == 2
-    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", levels.output).split())
+    said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", without_colours(levels.output)).split())  # (the error's box dropped)
     assert "'expert,heuristic' is not a number of players; the computer players' levels go in --ai" in said
     game = runner.invoke(app, ["play", "--variant", "draw", "--seed", "3"], input="q\n")
     assert game.exit_code == 0, game.output

@@ -72,8 +72,6 @@ def fail(message: str) -> NoReturn:
 def player_count(value: Any) -> int:
     """``--players`` of ``play`` and ``simulate``: how many seats.  ``tournament``'s ``--players`` lists players
     instead, so a list of levels here is pointed to ``--ai``, where ``play`` and ``simulate`` take them."""
-    if isinstance(value, int):
-        return value
     try:
         return int(value)
     except ValueError:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Mapping
+
 
 class BoneyardError(Exception):
     """Base class of every error Boneyard raises on bad input."""
@@ -34,3 +37,10 @@ class VariantError(BoneyardError, ValueError):
 
 class RecordError(BoneyardError, ValueError):
     """A game record that is malformed or does not replay."""
+
+
+def did_you_mean(word: str, names: Mapping[str, str]) -> str:
+    """``"did you mean 'block'? "`` for the key of ``names`` closest to a misspelt ``word`` (its value is what
+    is named: an alias stands for its variant), or ``""`` where none is close."""
+    close = difflib.get_close_matches(word, names, n=1)
+    return f"did you mean {names[close[0]]!r}? " if close else ""

@@ -7,13 +7,12 @@ from a spec such as ``"expert:time=0.2"``.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from boneyard.chance import SplitMix
-from boneyard.errors import IllegalMoveError, OptionError
+from boneyard.errors import IllegalMoveError, OptionError, did_you_mean
 from boneyard.fast.pip import PIP_TILES, FastPip, action_tile, listing_key, tile_at
 from boneyard.moves import Kind, Move
 from boneyard.view import SeatView
@@ -286,8 +285,7 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         load_levels()
     factory = LEVELS.get(name)
     if factory is None:
-        close = difflib.get_close_matches(name, LEVELS, n=1)
-        guess = f"did you mean {close[0]!r}? " if close else ""
+        guess = did_you_mean(name, {level: level for level in LEVELS})
         raise OptionError(f"unknown player level {name!r} ({guess}known: {', '.join(sorted(LEVELS))})")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OptionError(f"player {spec!r}: a player's seed must be a whole number, not {seed!r}")

@@ -7,11 +7,10 @@ calls.  ``register`` puts it in :data:`VARIANTS`; :func:`find_variant` looks nam
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from boneyard.errors import BoneyardError, OptionError, VariantError
+from boneyard.errors import BoneyardError, OptionError, VariantError, did_you_mean
 from boneyard.layout import Face, Layout, Placed, Role
 from boneyard.options import parse_options, specs
 from boneyard.state import NONE, Game, HandResult, HandSetup, ScoreItem
@@ -37,9 +36,8 @@ def find_variant(name: str) -> type[Rules]:
     key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
     if key in _ALIASES:
         return VARIANTS[_ALIASES[key]]
-    close = difflib.get_close_matches(key, _ALIASES, n=1)
-    guess = f"did you mean {_ALIASES[close[0]]!r}? " if close else ""
-    raise VariantError(f"unknown variant {name!r} ({guess}known: {', '.join(sorted(VARIANTS))}, and their aliases)")
+    known = ", ".join(sorted(VARIANTS))
+    raise VariantError(f"unknown variant {name!r} ({did_you_mean(key, _ALIASES)}known: {known}, and their aliases)")
 
 
 def make_rules(variant: str, players: int, options: Mapping[str, object] | object | None = None) -> Rules:
