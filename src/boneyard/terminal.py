@@ -17,11 +17,13 @@ import codecs
 import io
 import os
 import re
-import select
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import IO, Any, TextIO, cast
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -118,44 +120,106 @@ def terminal_console() -> Console:
 # ---------------------------------------------------------------- reading a line
 #: the first character of the code a cursor or function key sends (``ESC [ D`` for the left arrow)
 ESCAPE = "\x1b"
-#: how often the wait for a typed line looks for a Ctrl-C that came as the prompt appeared (seconds)
+#: how often a read at the terminal is woken to look for a Ctrl-C that came as the prompt appeared (seconds)
 LINE_WAIT = 0.1
+#: the signal that wakes it; its handler does nothing, the wake-up is what counts (``None``: no such signal)
+WAKE: signal.Signals | None = getattr(signal, "SIGUSR2", None)
 
 
-def wait_for_a_line(stream: TextIO | None = None, every: float = LINE_WAIT) -> None:
-    """Wait in Python until the terminal ``stream`` (standard input) holds a whole line or its end.
+def at_a_terminal(stream: TextIO | None = None) -> bool:
+    """Whether ``stream`` (standard input) is a POSIX terminal that reads by lines: a person at a keyboard (a pipe,
+    a file, Windows' console or a terminal without line discipline are read as they are)."""
+    stream = sys.stdin if stream is None else stream
+    if os.name != "posix" or stream is None:
+        return False
+    try:
+        if not stream.isatty():
+            return False
+        import termios  # POSIX only
+
+        return bool(termios.tcgetattr(stream.fileno())[3] & termios.ICANON)
+    except (OSError, ValueError, io.UnsupportedOperation):  # closed, detached, not a file
+        return False
+
+
+def line_editing() -> bool:
+    """Turn on line editing for :func:`input` (the arrow keys, Home and End move in the line, Up and Down recall
+    the lines typed before) by loading Python's ``readline`` (GNU readline, or libedit on macOS); whether it is
+    there (Windows and some builds have none: the terminal's own Backspace and Ctrl-U edit the line then)."""
+    try:
+        import readline  # noqa: F401  (loading it is what makes input() edit the line)
+    except ImportError:
+        return False
+    return True
+
+
+def _woken(signum: int, frame: object) -> None:
+    """The handler of :data:`WAKE`: nothing (Python runs a pending Ctrl-C's handler before it)."""
+
+
+@contextmanager
+def woken_while_reading(every: float = LINE_WAIT) -> Iterator[None]:
+    """While the block reads a line, wake the main thread every ``every`` seconds with :data:`WAKE`.
 
     CPython looks for a signal before its blocking read of a line, not during it: a Ctrl-C that lands between that
     look and the read (the player pressing it just as the prompt appears, a loaded machine) was left pending until
-    the next key, the program sitting at the prompt with the ``^C`` on the screen.  Waiting here, in short
-    ``select`` calls, the pending Ctrl-C raises :class:`KeyboardInterrupt` within ``every`` seconds, and the read
-    that follows finds its line ready.  Only a POSIX terminal that reads by lines is waited on (a pipe, a file,
-    Windows' console or a terminal without line editing are read as they were)."""
-    stream = sys.stdin if stream is None else stream
-    if os.name != "posix" or stream is None:
+    the next key, the program sitting at the prompt with the ``^C`` on the screen.  Each wake-up interrupts the
+    read's wait (readline's ``select``, or the plain ``read``); Python then runs the pending Ctrl-C's handler,
+    which raises :class:`KeyboardInterrupt`, and otherwise reads on where it was, keeping what was typed.  Outside
+    the main thread, or without the signal, the block runs as it is."""
+    if WAKE is None or threading.current_thread() is not threading.main_thread():
+        yield
         return
-    try:
-        if not stream.isatty():
-            return
-        fd = stream.fileno()
-        import termios  # POSIX only
+    wake = WAKE
+    main = threading.get_ident()
+    before = signal.signal(wake, _woken)
+    done = threading.Event()
 
-        if not termios.tcgetattr(fd)[3] & termios.ICANON:
-            return
-    except (OSError, ValueError, io.UnsupportedOperation):  # closed, detached, not a file: read as it is
-        return
-    while not select.select([fd], [], [], every)[0]:
-        pass
+    def waker() -> None:
+        while not done.wait(every):
+            signal.pthread_kill(main, wake)
+
+    thread = threading.Thread(target=waker, name="boneyard-line-wake", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        try:
+            thread.join()
+        finally:  # (signal.signal runs a wake-up still pending before it changes the handler)
+            signal.signal(wake, before if before is not None else signal.SIG_DFL)
 
 
 def typed_line(console: Console, prompt: str) -> str:
-    """What the person types at ``prompt`` on the console: :meth:`rich.console.Console.input`, with the wait of
-    :func:`wait_for_a_line` between the prompt and the read (a Ctrl-C pressed as the prompt appears ends the game
-    at once)."""
+    """What the person types at ``prompt`` on the console.
+
+    At a terminal the line can be edited (:func:`line_editing`): readline then writes the prompt itself, so that it
+    can draw the line again after a cursor key without overwriting the prompt.  The read is woken
+    (:func:`woken_while_reading`), so a Ctrl-C pressed as the prompt appears ends the game at once.  Elsewhere (a
+    pipe, a test's console) the prompt is printed on the console and a line read."""
+    if not at_a_terminal():
+        return _printed_then_read(console, prompt)
+    with woken_while_reading():
+        if line_editing() and _encodes(prompt, sys.stdout):
+            console.file.flush()
+            return input(prompt)
+        return _printed_then_read(console, prompt)
+
+
+def _printed_then_read(console: Console, prompt: str) -> str:
     console.print(prompt, end="")
     console.file.flush()
-    wait_for_a_line()
     return input()
+
+
+def _encodes(text: str, stream: IO[str]) -> bool:
+    """Whether ``text`` can be written to ``stream`` in its encoding as it is (``input`` writes a prompt so)."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- save files

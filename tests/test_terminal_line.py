@@ -1,4 +1,5 @@
-"""A Ctrl-C that lands as the prompt appears ends the game at once.
+"""Reading a line at the terminal: the line can be edited with the cursor keys, and a Ctrl-C that lands as the
+prompt appears ends the game at once.
 
 CPython looks for a signal before its blocking read of a line, not during it, so a Ctrl-C that arrived between the
 look and the read was left pending until the next key (seen as a terminal test that timed out on a loaded machine).
@@ -93,3 +94,71 @@ def test_a_line_or_the_end_of_input_is_read_as_before(keys: bytes, code: int, sa
     child = CHILD.replace("threading.Timer(0.3, _thread.interrupt_main).start()", "")
     got, printed = _run(child, keys)
     assert got == code and said in printed, printed
+
+
+#: the child for editing: two lines read one after the other, then the handler of the signal that woke the reads
+EDITING = textwrap.dedent("""
+    import signal, sys
+    from rich.console import Console
+    from boneyard.terminal import typed_line
+    console = Console()
+    for _ in range(2):
+        print(f"read {typed_line(console, 'Your move: ')!r}", flush=True)
+    print(f"wake handler {signal.getsignal(signal.SIGUSR2) is signal.SIG_DFL}", flush=True)
+    """)
+
+LEFT, UP = b"\x1b[D", b"\x1b[A"
+
+
+def _typed(keys: list[bytes], pause: float = 0.0) -> tuple[int | None, str]:
+    """Run :data:`EDITING` on a pseudo-terminal: each of ``keys`` is typed at a prompt of its own, in bursts split
+    by ``pause`` seconds where a burst holds a space-free ``|``."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", EDITING], stdin=follower, stdout=follower, stderr=follower)
+    os.close(follower)
+    out = b""
+    end = time.monotonic() + 20
+    try:
+        for line in keys:
+            prompts = out.count(b"Your move: ")
+            while out.count(b"Your move: ") == prompts and time.monotonic() < end:
+                if select.select([leader], [], [], 0.2)[0]:
+                    out += _chunk(leader)
+            for burst in line.split(b"|"):
+                os.write(leader, burst)
+                time.sleep(pause)
+        while b"wake handler" not in out and time.monotonic() < end:
+            if select.select([leader], [], [], 0.2)[0]:
+                chunk = _chunk(leader)
+                if not chunk:
+                    break
+                out += chunk
+        return process.wait(timeout=5), out.decode("utf-8", "replace").replace("\r", "")
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.close(leader)
+
+
+def _chunk(leader: int) -> bytes:
+    """What the child wrote next; nothing once its side of the terminal has closed."""
+    try:
+        return os.read(leader, 4096)
+    except OSError:
+        return b""
+
+
+def test_the_cursor_keys_edit_the_line_and_up_recalls_the_last_one() -> None:
+    pytest.importorskip("readline")
+    code, said = _typed([b"4@1" + LEFT * 3 + b"6-\r", UP + b"\r"])
+    assert code == 0, said
+    assert said.count("read '6-4@1'") == 2, said  # moved left to put 6- in front; Up brought the line back
+    assert "wake handler True" in said  # the waking signal is put back as it was
+
+
+def test_a_slow_typist_loses_no_key_to_the_wake_ups() -> None:
+    """Keys typed over several wake-ups (0.1 s apart) make one line, as typed."""
+    code, said = _typed([b"6|-|4|@|1|\r", b"q|\r"], pause=0.25)
+    assert code == 0, said
+    assert "read '6-4@1'" in said and "read 'q'" in said
