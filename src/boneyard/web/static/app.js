@@ -327,16 +327,19 @@ function refusedOption(message) {
 }
 
 // ------------------------------------------------------------------ your statistics
-/** Every table this browser sat at: the game and the seat token kept when the seat was claimed. */
+/** Every table this browser sat at, the one it sat at last first (tables kept before the time was, last): the
+ * game and the seat token kept when the seat was claimed. */
 function heldSeats() {
   const seats = [];
   for (let index = 0; index < localStorage.length; index += 1) {
     const key = localStorage.key(index);
     if (key && key.startsWith("boneyard-token-")) {
-      seats.push({ game: key.slice("boneyard-token-".length), token: localStorage.getItem(key) });
+      const game = key.slice("boneyard-token-".length);
+      seats.push({ game, token: localStorage.getItem(key), at: Number(localStorage.getItem(satKey(game))) || 0 });
     }
   }
-  return seats;
+  seats.sort((a, b) => b.at - a.at || (a.game < b.game ? -1 : 1));  // (localStorage's own order is the browser's)
+  return seats.map(({ game, token }) => ({ game, token }));
 }
 
 const SKIPPED_SHOWN = 5;  // the tables that could not be counted, named one by one (then how many more)
@@ -377,8 +380,8 @@ async function showStats() {
     parts.push(h("p", { text: "None of the tables you sat at in this browser is stored here any more." }));
   }
   if (seats.length > STATS_AT_ONCE) {  // said, never left out quietly
-    parts.push(h("p", { class: "help", text: `Counted ${STATS_AT_ONCE} of the ${seats.length} tables this browser sat `
-      + `at: the server counts ${STATS_AT_ONCE} at once.` }));
+    parts.push(h("p", { class: "help", text: `Counted the ${STATS_AT_ONCE} tables you sat at most recently, of the `
+      + `${seats.length} this browser sat at: the server counts ${STATS_AT_ONCE} at once.` }));
   }
   if (stats.shared) parts.push(h("p", { class: "help", text: `${plural(stats.shared, "game")} played on one screen by several people (not counted as yours).` }));
   if (stats.skipped?.length) {  // a stored game whose record no longer replays: said, with why, never left out quietly
@@ -507,6 +510,19 @@ const table = {
 };
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
+function satKey(id) { return `boneyard-sat-${id}`; }
+
+/** Keep the seat token of table ``id``, and when this browser last sat there (the statistics count the tables
+ * sat at most recently first). */
+function keepToken(id, token) {
+  localStorage.setItem(tokenKey(id), token);
+  localStorage.setItem(satKey(id), String(Date.now()));
+}
+
+/** Forget the seat this browser held at table ``id`` (``seats``: its shared screen's seats too). */
+function dropToken(id, seats = false) {
+  for (const key of seats ? [tokenKey, satKey, seatsKey] : [tokenKey, satKey]) localStorage.removeItem(key(id));
+}
 function inviteKey(id) { return `boneyard-invite-${id}`; }
 
 /** Whether this browser was invited to (or sits at) table ``id``: it keeps the invitation and its seat's token. */
@@ -554,12 +570,12 @@ function openGame(id) {
   const brought = new URLSearchParams(location.hash.slice(1)).get("seat");
   if (location.hash) history.replaceState(history.state, "", location.pathname + location.search);
   const held = localStorage.getItem(tokenKey(id));
-  if (held !== null && !TOKEN.test(held)) localStorage.removeItem(tokenKey(id));  // (no seat's: never sent)
+  if (held !== null && !TOKEN.test(held)) dropToken(id);  // (no seat's: never sent)
   if (brought && TOKEN.test(brought) && brought !== held) {
     // tried first; the seat this browser held (if any) is kept, to go back to if the link opens no seat
     table.keptToken = TOKEN.test(held || "") ? held : null;
     table.brought = true;
-    localStorage.setItem(tokenKey(id), brought);
+    keepToken(id, brought);
   } else if (brought && !TOKEN.test(brought)) {
     $("#status").textContent = "That seat link is not one this table gave (copy it whole from the other device).";
   }
@@ -584,7 +600,7 @@ function openGame(id) {
         const watching = new URLSearchParams(location.search).has("watch");
         let asked = false;
         if (message.hot_seat && !watching) asked = sitAtSharedScreen(message);
-        else if (token && !watching) { send({ type: "resume", token }); asked = true; }
+        else if (token && !watching) { keepToken(id, token); send({ type: "resume", token }); asked = true; }
         else if (!watching) asked = autoClaim(message);
         if (asked) { holdState(message); return; }
       }
@@ -593,7 +609,7 @@ function openGame(id) {
     } else if (message.type === "claimed") {
       table.brought = false;
       table.keptToken = null;
-      localStorage.setItem(tokenKey(id), message.token);
+      keepToken(id, message.token);
       holdToken(id, message.seat, message.token);
       const seen = table.state || table.held;
       $("#status").textContent = `You are seated as ${seen ? seen.players[message.seat].name : "seat " + (message.seat + 1)}.`;
@@ -620,20 +636,19 @@ function openGame(id) {
         table.keptToken = null;
         const why = "That seat link opens no seat at this table";
         if (kept) {
-          localStorage.setItem(tokenKey(id), kept);
+          keepToken(id, kept);
           send({ type: "resume", token: kept });
           $("#status").textContent = `${why}: you keep your own seat.`;
           announce(`${why}: you keep your own seat.`);
           return;
         }
-        localStorage.removeItem(tokenKey(id));
+        dropToken(id);
         $("#status").textContent = `${why}: you are watching.`;
         announce(`${why}: you are watching.`);
         return;
       }
       if (message.code === "bad_token") {
-        localStorage.removeItem(tokenKey(id));
-        localStorage.removeItem(seatsKey(id));
+        dropToken(id, true);
         if (table.state) (table.state.hot_seat ? sitAtSharedScreen : autoClaim)(table.state);
       } else if (message.code === "seat_taken" && table.state && table.state.you === null && !table.state.hot_seat
         && !new URLSearchParams(location.search).has("watch")) {
@@ -1327,8 +1342,6 @@ function playAgain(state) {
     text: "Play again" });
 }
 
-/** The next game at this table (``state.rematch``): this browser's seats and invitation go with it (the server
- * gave the new table the same seat tokens and invitation), and the page that asked for it goes there. */
 /** The seat this browser holds at a table (its token, its people's seats at a shared screen, the invitation)
  * carried to the table's next game, which the same tokens open (Play again keeps the seats). */
 function carrySeat(game, next) {
@@ -1336,7 +1349,11 @@ function carrySeat(game, next) {
     const held = localStorage.getItem(key(game));
     if (held !== null && localStorage.getItem(key(next)) === null) localStorage.setItem(key(next), held);
   }
+  if (localStorage.getItem(tokenKey(next)) !== null) localStorage.setItem(satKey(next), String(Date.now()));
 }
+
+/** The next game at this table (``state.rematch``): this browser's seats and invitation go with it (the server
+ * gave the new table the same seat tokens and invitation), and the page that asked for it goes there. */
 
 function followRematch(state) {
   const next = state.rematch;
