@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-
 #: a browser that sat at 8 tables
 EIGHT_TABLES = """() => { for (let i = 0; i < 8; i += 1) localStorage.setItem(`boneyard-token-g${i}`, 't'); }"""
 

@@ -524,8 +524,13 @@ def test_the_variant_and_the_players_are_given_the_way_any_of_the_commands_takes
     (["play", "block", "--ai", "expret"], "unknown player level 'expret' (did you mean 'expert'? known: expert, "
                                           "greedy, heuristic, random)"),
     (["simulate", "block", "--ai", "greedy,herustic"], "unknown player level 'herustic' (did you mean 'heuristic'?"),
+    (["play", "block", "--option", "tie-rul=no_score"], "unknown option 'tie-rul' (did you mean 'tie_rule'? this "
+                                                        "variant has: blocked_score, deal_sizes, first_lead,"),
+    (["simulate", "draw", "--option", "partnership=true"], "unknown option 'partnership' (did you mean "
+                                                           "'partnerships'? this variant has: "),
+    (["play", "all-fives", "--option", "colour=red"], "unknown option 'colour' (this variant has: "),
 ])
-def test_a_misspelt_variant_or_level_is_named_with_the_likely_one(args: list[str], said: str) -> None:
+def test_a_misspelt_variant_level_or_option_is_named_with_the_likely_one(args: list[str], said: str) -> None:
     done = runner.invoke(app, args)
     assert done.exit_code == 2
     assert said in done.stderr

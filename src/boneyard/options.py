@@ -14,7 +14,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
-from boneyard.errors import OptionError
+from boneyard.errors import OptionError, did_you_mean
 
 DealSizes = tuple[int, ...]
 
@@ -176,7 +176,8 @@ def parse_options(cls: type[Any], given: object, where: str = "") -> Any:
         spec = table.get(str(key).replace("-", "_"))
         if spec is None:
             known = ", ".join(sorted(table))
-            raise OptionError(f"{where}unknown option {key!r} (this variant has: {known})")
+            guess = did_you_mean(str(key).replace("-", "_"), {name: name for name in table})
+            raise OptionError(f"{where}unknown option {key!r} ({guess}this variant has: {known})")
         values[spec.name] = _convert(spec, value, where)
     return cls(**values)
 
