@@ -534,3 +534,12 @@ def test_a_misspelt_variant_level_or_option_is_named_with_the_likely_one(args: l
     done = runner.invoke(app, args)
     assert done.exit_code == 2
     assert said in done.stderr
+
+
+def test_the_version_is_the_installed_package_s() -> None:
+    from importlib.metadata import version
+
+    done = runner.invoke(app, ["--version"])
+    assert done.exit_code == 0
+    assert done.stdout == f"boneyard {version('boneyard')}\n"
+    assert runner.invoke(app, ["--version", "play", "block"]).stdout == done.stdout  # printed before any command runs

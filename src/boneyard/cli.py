@@ -64,6 +64,22 @@ app = App(add_completion=False, no_args_is_help=True, cls=Group,
           help="Boneyard: domino games to play, study and simulate.")
 
 
+def show_version(asked: bool) -> None:
+    if asked:
+        from boneyard import __version__
+
+        typer.echo(f"boneyard {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def boneyard(
+    version: Annotated[bool, typer.Option("--version", callback=show_version, is_eager=True,
+                                          help="Print Boneyard's version and exit.")] = False,
+) -> None:
+    """Boneyard: domino games to play, study and simulate."""
+
+
 def fail(message: str) -> NoReturn:
     typer.echo(f"boneyard: {message}", err=True)
     raise typer.Exit(2)
