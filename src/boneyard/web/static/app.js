@@ -1354,7 +1354,6 @@ function carrySeat(game, next) {
 
 /** The next game at this table (``state.rematch``): this browser's seats and invitation go with it (the server
  * gave the new table the same seat tokens and invitation), and the page that asked for it goes there. */
-
 function followRematch(state) {
   const next = state.rematch;
   if (!next) return;
