@@ -343,6 +343,9 @@ def test_cli_table_and_errors(tmp_path: Path) -> None:
                                       "--games", "2", "--workers", "1", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "win rate" in result.stdout and "ratings" in result.stdout
+    # the ratings' title on one line, over a table with two players (narrower than the title once was)
+    assert "ratings (bradley-terry, Elo scale)" in [line.strip() for line in result.stdout.splitlines()]
+    assert "95% bootstrap interval" in result.stdout
     bad = CliRunner().invoke(app, ["tournament", "--players", "random,greedy", "--variant", "block",
                                    "--option", "nonsense=1", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2

@@ -43,9 +43,9 @@ def print_report(result: dict[str, Any], console: Console) -> None:
                       f"{row['win_rate']:.1%}", f"{row['win_rate_low']:.1%} – {row['win_rate_high']:.1%}",
                       _fmt(row["mean_score"]))
     console.print(table)
-    ratings = Table(title=f"ratings ({result['rating_method']}, Elo scale, 95% bootstrap interval)",
+    ratings = Table(title=f"ratings ({result['rating_method']}, Elo scale)",
                     title_justify="left")
-    for column in ("rank", "player", "rating", "interval"):
+    for column in ("rank", "player", "rating", "95% bootstrap interval"):
         ratings.add_column(column, justify="left" if column == "player" else "right")
     for row in result["ratings"]:
         ratings.add_row(str(row["rank"]), row["player"], f"{row['rating']:+.0f}",
