@@ -141,7 +141,9 @@ def test_replay_of_a_malformed_record_is_one_line_and_exit_2(
 
 RAW: list[tuple[str, bytes, str]] = [
     ("not JSON", b"{not json", "not valid JSON"),
-    ("empty", b"", "not valid JSON"),
+    ("empty", b"", "empty, so not a record"),
+    ("blank", b" \n", "empty, so not a record"),
+    ("cut short", b'{"format": "boneyard/1", "variant": "blo', "the text ends there: was the file cut short?"),
     ("a list", b"[1, 2]", "JSON object"),
     ("deeply nested", b"[" * 100_000 + b"]" * 100_000, "nested deeper"),
     ("not UTF-8", b'{"format": "boneyard/1", "variant": "\xff"}', "not UTF-8"),

@@ -283,14 +283,19 @@ def test_quitting_resuming_hints_and_undos_change_nothing_with_the_expert(tmp_pa
         assert {k: v for k, v in one.items() if k != "moves"} == {k: v for k, v in other.items() if k != "moves"}
 
 
-@pytest.mark.parametrize("content", ["", "{", '{"format": "boneyard/1", "variant": "all-fives", "players": 2, '])
-def test_resuming_a_truncated_record_is_one_line_and_leaves_it_alone(tmp_path: Path, content: str) -> None:
+@pytest.mark.parametrize(("content", "said"), [
+    ("", "empty, so not a record"),
+    ("{", "not valid JSON (line 1, column 2: Expecting property name enclosed in double quotes) — the text ends "
+          "there: was the file cut short?"),
+    ('{"format": "boneyard/1", "variant": "all-fives", "players": 2, ', "was the file cut short?"),
+])
+def test_resuming_a_truncated_record_is_one_line_and_leaves_it_alone(tmp_path: Path, content: str, said: str) -> None:
     path = tmp_path / "cut.boneyard.json"
     path.write_text(content)
     done = cli("play", "--resume", str(path), stdin="1\nq\n")
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and str(path) in lines[0] and "not valid JSON" in lines[0]
+    assert len(lines) == 1 and str(path) in lines[0] and said in lines[0]
     assert path.read_text() == content
 
 

@@ -200,7 +200,12 @@ def loads(text: str | bytes, where: str = "record") -> dict[str, Any]:
     except (jsontext.JSONDepthError, jsontext.JSONValueError) as error:
         raise RecordError(f"{where}: {error}") from None
     except json.JSONDecodeError as error:
-        raise RecordError(f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+        if not error.doc.strip():
+            raise RecordError(f"{where}: empty, so not a record (a record is a JSON object, docs/record.md)") from None
+        ended = error.pos >= len(error.doc.rstrip()) or error.msg.startswith("Unterminated string")
+        cut = " — the text ends there: was the file cut short?" if ended else ""
+        raise RecordError(f"{where}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}){cut}"
+                          ) from None
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record is a JSON object, not {type(record).__name__}")
     return record
