@@ -162,3 +162,43 @@ def test_a_slow_typist_loses_no_key_to_the_wake_ups() -> None:
     code, said = _typed([b"6|-|4|@|1|\r", b"q|\r"], pause=0.25)
     assert code == 0, said
     assert "read '6-4@1'" in said and "read 'q'" in said
+
+
+def test_ctrl_c_in_the_middle_of_a_line_ends_the_read_and_gives_the_terminal_back() -> None:
+    """Ctrl-C typed on a terminal that is the child's own (its controlling terminal, so the key sends SIGINT), after
+    part of a line: the read ends with KeyboardInterrupt, and the terminal reads by lines and echoes again."""
+    import fcntl
+    import termios
+
+    def own_terminal() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    child = CHILD.replace("threading.Timer(0.3, _thread.interrupt_main).start()", "")
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", child], stdin=follower, stdout=follower, stderr=follower,
+                               preexec_fn=own_terminal)
+    out = b""
+    try:
+        end = time.monotonic() + 20
+        while b"Your move: " not in out and time.monotonic() < end:
+            if select.select([leader], [], [], 0.2)[0]:
+                out += _chunk(leader)
+        os.write(leader, b"12")
+        time.sleep(0.3)
+        os.write(leader, b"\x03")
+        assert process.wait(timeout=10) == 7
+        while select.select([leader], [], [], 0.2)[0]:
+            chunk = _chunk(leader)
+            if not chunk:
+                break
+            out += chunk
+        modes = termios.tcgetattr(follower)[3]
+        assert modes & termios.ICANON and modes & termios.ECHO
+        assert b"interrupted" in out
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.close(follower)
+        os.close(leader)
