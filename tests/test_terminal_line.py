@@ -111,8 +111,8 @@ LEFT, UP = b"\x1b[D", b"\x1b[A"
 
 
 def _typed(keys: list[bytes], pause: float = 0.0) -> tuple[int | None, str]:
-    """Run :data:`EDITING` on a pseudo-terminal: each of ``keys`` is typed at a prompt of its own, in bursts split
-    by ``pause`` seconds where a burst holds a space-free ``|``."""
+    """Run :data:`EDITING` on a pseudo-terminal; each of ``keys`` is typed at a prompt of its own, a ``|`` in it
+    splitting it into bursts typed ``pause`` seconds apart.  The child's exit status and what it printed."""
     leader, follower = pty.openpty()
     process = subprocess.Popen([sys.executable, "-c", EDITING], stdin=follower, stdout=follower, stderr=follower)
     os.close(follower)
