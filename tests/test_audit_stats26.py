@@ -317,7 +317,7 @@ def test_files_that_are_not_records_are_each_named_once_and_nothing_is_changed(d
     lines = result.stderr.splitlines()
     assert all(line.startswith("boneyard: skipped ") for line in lines)
     for name in ("cut", "list", "other", "unknown", "latin1", "loop-a", "loop-b", "gone", "caf"):
-        assert sum(f"{name}" in line for line in lines) == 1, (name, lines)
+        assert sum(f"/{name}" in line for line in lines) == 1, (name, lines)  # (a cut-short file says "cut")
     assert sum("up: a link to a folder, not followed" in line for line in lines) == 1
     assert len(lines) == len(counted["skipped"]) == 10
 
