@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 
 class BoneyardError(Exception):
@@ -39,8 +39,10 @@ class RecordError(BoneyardError, ValueError):
     """A game record that is malformed or does not replay."""
 
 
-def did_you_mean(word: str, names: Mapping[str, str]) -> str:
-    """``"did you mean 'block'? "`` for the key of ``names`` closest to a misspelt ``word`` (its value is what
-    is named: an alias stands for its variant), or ``""`` where none is close."""
-    close = difflib.get_close_matches(word, names, n=1)
-    return f"did you mean {names[close[0]]!r}? " if close else ""
+def did_you_mean(word: str, names: Mapping[str, str] | Iterable[str]) -> str:
+    """``"did you mean 'block'? "`` for the name in ``names`` closest to a misspelt ``word``, or ``""`` where none
+    is close.  A mapping names its value for a key that is close (an alias stands for its variant)."""
+    close = difflib.get_close_matches(word, list(names), n=1)
+    if not close:
+        return ""
+    return f"did you mean {names[close[0]] if isinstance(names, Mapping) else close[0]!r}? "

@@ -173,10 +173,11 @@ def parse_options(cls: type[Any], given: object, where: str = "") -> Any:
     table = {spec.name: spec for spec in specs(cls)}
     values = {}
     for key, value in given.items():
-        spec = table.get(str(key).replace("-", "_"))
+        name = str(key).replace("-", "_")
+        spec = table.get(name)
         if spec is None:
             known = ", ".join(sorted(table))
-            guess = did_you_mean(str(key).replace("-", "_"), {name: name for name in table})
+            guess = did_you_mean(name, table.keys())
             raise OptionError(f"{where}unknown option {key!r} ({guess}this variant has: {known})")
         values[spec.name] = _convert(spec, value, where)
     return cls(**values)

@@ -285,7 +285,7 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         load_levels()
     factory = LEVELS.get(name)
     if factory is None:
-        guess = did_you_mean(name, {level: level for level in LEVELS})
+        guess = did_you_mean(name, LEVELS.keys())
         raise OptionError(f"unknown player level {name!r} ({guess}known: {', '.join(sorted(LEVELS))})")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OptionError(f"player {spec!r}: a player's seed must be a whole number, not {seed!r}")

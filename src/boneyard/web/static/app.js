@@ -511,6 +511,7 @@ const table = {
 
 function tokenKey(id) { return `boneyard-token-${id}`; }
 function satKey(id) { return `boneyard-sat-${id}`; }
+function inviteKey(id) { return `boneyard-invite-${id}`; }
 
 /** Keep the seat token of table ``id``, and when this browser last sat there (the statistics count the tables
  * sat at most recently first). */
@@ -523,7 +524,6 @@ function keepToken(id, token) {
 function dropToken(id, seats = false) {
   for (const key of seats ? [tokenKey, satKey, seatsKey] : [tokenKey, satKey]) localStorage.removeItem(key(id));
 }
-function inviteKey(id) { return `boneyard-invite-${id}`; }
 
 /** Whether this browser was invited to (or sits at) table ``id``: it keeps the invitation and its seat's token. */
 function invited(id) {
