@@ -483,3 +483,21 @@ def test_a_line_with_an_arrow_key_is_asked_again_and_changes_nothing(tmp_path: P
     session, console = session_for(game, ["\x1b[B"], None)
     assert session.parse_answer(str(tile), game.legal_moves()) is None  # no place chosen, the turn asked again
     assert "do not edit the line here" in console.export_text()
+
+
+def test_tab_completes_the_legal_moves_at_the_move_prompt_and_nothing_at_the_question() -> None:
+    """The session gives the move prompt's read the legal moves to complete (Tab, where the line can be edited:
+    tests/test_terminal_line.py types it), and the question of which place none."""
+    game = first_hand_where("block", 2, two_places)
+    tile, choices = ambiguous_choices(game)
+    completing: list[list[str] | None] = []
+
+    def hook(n: int) -> None:
+        completing.append(None if session.completing is None else session.completing(""))
+
+    legal = [str(move) for move in game.legal_moves()]
+    session, _ = session_for(game, [str(tile), "a"], None, hook=hook)
+    assert session.human_turn()
+    assert completing == [legal, None]  # the moves as listed; then the question of which place
+    assert game.hand.events[-1].move == choices[0]  # ("a": the tile was played where the question's a) said)
+    assert session.completing is None  # (after the turn: no read is going on)

@@ -110,11 +110,12 @@ EDITING = textwrap.dedent("""
 LEFT, UP = b"\x1b[D", b"\x1b[A"
 
 
-def _typed(keys: list[bytes], pause: float = 0.0) -> tuple[int | None, str]:
-    """Run :data:`EDITING` on a pseudo-terminal; each of ``keys`` is typed at a prompt of its own, a ``|`` in it
-    splitting it into bursts typed ``pause`` seconds apart.  The child's exit status and what it printed."""
+def _typed(keys: list[bytes], pause: float = 0.0, child: str = EDITING) -> tuple[int | None, str]:
+    """Run ``child`` (:data:`EDITING`) on a pseudo-terminal; each of ``keys`` is typed at a prompt of its own, a
+    ``|`` in it splitting it into bursts typed ``pause`` seconds apart.  The child's exit status and what it
+    printed."""
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-c", EDITING], stdin=follower, stdout=follower, stderr=follower)
+    process = subprocess.Popen([sys.executable, "-c", child], stdin=follower, stdout=follower, stderr=follower)
     os.close(follower)
     out = b""
     end = time.monotonic() + 20
@@ -202,3 +203,43 @@ def test_ctrl_c_in_the_middle_of_a_line_ends_the_read_and_gives_the_terminal_bac
         process.wait()
         os.close(follower)
         os.close(leader)
+
+
+def test_tab_completes_a_legal_move_as_written_or_turned_round_and_the_commands() -> None:
+    from boneyard.moves import Move
+    from boneyard.terminal import move_completions
+
+    moves = [Move.parse(text) for text in ("6-4@1", "6-6@2", "5-2@1", "draw")]
+    complete = move_completions(moves)
+    assert complete("") == ["6-4@1", "6-6@2", "5-2@1", "draw"]  # Tab twice on an empty line: the moves
+    assert complete("6") == ["6-4@1", "6-6@2"]
+    assert complete("4") == ["4-6@1"]  # the tile as the player began it
+    assert complete("2-5") == ["2-5@1"]
+    assert complete("D") == ["draw"]
+    assert complete("h") == ["hint", "help"]
+    assert complete("3") == [] and complete("6-4@2") == []
+
+
+#: the child for Tab: a line read with the moves to complete, then one without, in a folder holding a file that
+#: readline's own completion (of file names) would complete
+COMPLETING = textwrap.dedent("""
+    import os, tempfile
+    from rich.console import Console
+    from boneyard.moves import Move
+    from boneyard.terminal import move_completions, typed_line
+    os.chdir(tempfile.mkdtemp())
+    open("apple.txt", "w").close()
+    console = Console()
+    moves = [Move.parse(text) for text in ("6-4@1", "5-2@1", "draw")]
+    print(f"read {typed_line(console, 'Your move: ', move_completions(moves))!r}", flush=True)
+    print(f"read {typed_line(console, 'Your move: ')!r}", flush=True)
+    print("wake handler", flush=True)
+    """)
+
+
+def test_tab_completes_the_move_at_the_prompt_and_types_a_tab_elsewhere() -> None:
+    pytest.importorskip("readline")
+    code, said = _typed([b"4\t\r", b"ap\t\r"], child=COMPLETING)
+    assert code == 0, said
+    assert "read '4-6@1'" in said, said  # the only move with a 4, as begun
+    assert "read 'ap\\t'" in said, said  # not apple.txt: Tab is a tab again once the move is read

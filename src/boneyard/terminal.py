@@ -51,7 +51,8 @@ from boneyard.state import Event, Game
 from boneyard.tiles import MAX_PIPS, half_text, is_ascii_number
 from boneyard.view import SeatView
 
-HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place.  "
+HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place; "
+        "Tab completes a move (twice: lists them) where the arrow keys edit the line.  "
         "Commands: h = hint, u = undo, s = save (s FILE saves to FILE from now on), q = save and quit, "
         "? = this help and the legend.")
 
@@ -191,19 +192,77 @@ def woken_while_reading(every: float = LINE_WAIT) -> Iterator[None]:
             signal.signal(wake, before if before is not None else signal.SIG_DFL)
 
 
-def typed_line(console: Console, prompt: str) -> str:
+#: what Tab completes: the words that may start with what was typed (``text``)
+Completions = Callable[[str], list[str]]
+
+
+def move_completions(moves: list[Move]) -> Completions:
+    """What Tab completes at the move prompt: a legal move as the list writes it (``6-4@1``, ``3-3``, ``draw``),
+    or as the person began it, the tile either way round (``4-6@1``), or a command (``hint``, ``undo``…).
+    Tab twice on an empty line lists the moves."""
+    written = [str(move) for move in moves]
+    turned = [_turned(move) for move in moves if move.is_placement]
+    commands = ["hint", "help", "undo", "save", "quit"]
+
+    def complete(text: str) -> list[str]:
+        if not text:
+            return written
+        lower = text.lower()
+        words = dict.fromkeys(written + turned + commands)  # (in order, once each: a double reads the same turned)
+        return [word for word in words if word.lower().startswith(lower)]
+    return complete
+
+
+def _turned(move: Move) -> str:
+    """A placement with its tile's halves the other way round: ``4-6@1`` for ``6-4@1`` (the notation takes both)."""
+    high, low, *target = re.split(r"[-@]", str(move))
+    return f"{low}-{high}" + "".join(f"@{part}" for part in target)
+
+
+@contextmanager
+def tab_completing(complete: Completions) -> Iterator[None]:
+    """While the block reads with readline, Tab completes the word before the cursor from ``complete`` (a space
+    ends a word, so ``6-4@1`` is one).  Afterwards Tab types a tab again, as Python has it (readline would
+    otherwise complete file names)."""
+    import readline
+
+    editline = "libedit" in (readline.__doc__ or "")  # (macOS's readline, bound with its own words)
+    before = readline.get_completer(), readline.get_completer_delims()
+    found: list[str] = []
+
+    def completer(text: str, state: int) -> str | None:
+        if state == 0:
+            found[:] = complete(text)
+        return found[state] if state < len(found) else None
+
+    readline.set_completer(completer)
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("bind ^I rl_complete" if editline else "tab: complete")
+    try:
+        yield
+    finally:
+        readline.parse_and_bind("bind ^I ed-insert" if editline else "tab: self-insert")
+        readline.set_completer(before[0])
+        readline.set_completer_delims(before[1])
+
+
+def typed_line(console: Console, prompt: str, complete: Completions | None = None) -> str:
     """What the person types at ``prompt`` on the console.
 
     At a terminal the line can be edited (:func:`line_editing`): readline then writes the prompt itself, so that it
-    can draw the line again after a cursor key without overwriting the prompt.  The read is woken
-    (:func:`woken_while_reading`), so a Ctrl-C pressed as the prompt appears ends the game at once.  Elsewhere (a
-    pipe, a test's console) the prompt is printed on the console and a line read."""
+    can draw the line again after a cursor key without overwriting the prompt, and Tab completes a word from
+    ``complete`` (:func:`tab_completing`).  The read is woken (:func:`woken_while_reading`), so a Ctrl-C pressed as
+    the prompt appears ends the game at once.  Elsewhere (a pipe, a test's console) the prompt is printed on the
+    console and a line read."""
     if not at_a_terminal():
         return _printed_then_read(console, prompt)
     with woken_while_reading():
         if line_editing() and _encodes(prompt, sys.stdout):
             console.file.flush()
-            return input(prompt)
+            if complete is None:
+                return input(prompt)
+            with tab_completing(complete):
+                return input(prompt)
         return _printed_then_read(console, prompt)
 
 
@@ -349,7 +408,9 @@ class TerminalSession:
         self.human = human
         self.save_path = save_path
         self.console = console or terminal_console()
-        self.ask = ask or (lambda prompt: typed_line(self.console, prompt))
+        self.ask = ask or (lambda prompt: typed_line(self.console, prompt, self.completing))
+        #: what Tab completes at the prompt being read (None: Tab types a tab)
+        self.completing: Completions | None = None
         self.meta = meta or {}
         self.view = SeatView(game, human)
         self.seed = game.chance.seed if game.chance is not None else 0
@@ -366,11 +427,13 @@ class TerminalSession:
         numbers and quoted words in bold or colour, at random to a reader)."""
         self.console.print(*objects, **{**style, "markup": False, "highlight": False})
 
-    def read(self, prompt: str) -> str | None:
-        """What the player typed at ``prompt``, stripped; ``None`` (said) where it is not text in the terminal's
-        encoding (a key the terminal sends in another encoding than the program reads, an ASCII console) or holds
-        a cursor key's escape sequence (the terminal's own line editing has none: it shows ``^[[D`` and sends the
-        code with the line, so what the line meant is unknown)."""
+    def read(self, prompt: str, complete: Completions | None = None) -> str | None:
+        """What the player typed at ``prompt`` (Tab completing from ``complete`` where the line can be edited),
+        stripped; ``None`` (said) where it is not text in the terminal's encoding (a key the terminal sends in
+        another encoding than the program reads, an ASCII console) or holds a cursor key's escape sequence (the
+        terminal's own line editing has none: it shows ``^[[D`` and sends the code with the line, so what the line
+        meant is unknown)."""
+        self.completing = complete
         try:
             line = self.ask(prompt).strip()
         except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: what is said next starts on a line of its own
@@ -380,6 +443,8 @@ class TerminalSession:
             self.say(f"Could not read what you typed: it is not {error.encoding} text. Type it again.",
                      style="red")
             return None
+        finally:
+            self.completing = None
         if ESCAPE in line:
             self.say("The arrow keys (and other special keys) do not edit the line here: Backspace does, and "
                      "Ctrl-U clears it. Type it again.", style="red")
@@ -679,7 +744,7 @@ class TerminalSession:
         quitting = False
         while True:
             try:
-                answer = self.read("Your move: ")
+                answer = self.read("Your move: ", move_completions(moves))
             except EOFError:  # the end of the input: quit (saving); Ctrl-C goes up, as during a computer's move
                 return False
             if answer is None:
