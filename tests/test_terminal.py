@@ -493,7 +493,7 @@ def test_tab_completes_the_legal_moves_at_the_move_prompt_and_nothing_at_the_que
     completing: list[list[str] | None] = []
 
     def hook(n: int) -> None:
-        completing.append(None if session.completing is None else session.completing(""))
+        completing.append(None if session.completing is None else session.completing("", ""))
 
     legal = [str(move) for move in game.legal_moves()]
     session, _ = session_for(game, [str(tile), "a"], None, hook=hook)

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -211,16 +212,32 @@ def test_tab_completes_a_legal_move_as_written_or_turned_round_and_the_commands(
 
     moves = [Move.parse(text) for text in ("6-4@1", "6-6@2", "5-2@1", "draw")]
     complete = move_completions(moves)
-    assert complete("") == ["6-4@1", "6-6@2", "5-2@1", "draw"]  # Tab twice on an empty line: the moves
-    assert complete("6") == ["6-4@1", "6-6@2"]
-    assert complete("4") == ["4-6@1"]  # the tile as the player began it
-    assert complete("2-5") == ["2-5@1"]
-    assert complete("D") == ["draw"]
-    assert complete("h") == ["hint", "help"]
-    assert complete("3") == [] and complete("6-4@2") == []
+    assert complete("", "") == ["6-4@1", "6-6@2", "5-2@1", "draw"]  # Tab twice on an empty line: the moves
+    assert complete("6", "") == ["6-4@1", "6-6@2"]
+    assert complete("4", "") == ["4-6@1"]  # the tile as the player began it
+    assert complete("2-5", "") == ["2-5@1"]
+    assert complete("D", "") == ["draw"]
+    assert complete("h", "") == ["hint", "help"]
+    assert complete("3", "") == [] and complete("6-4@2", "") == []
 
 
-#: the child for Tab: a line read with the moves to complete, then one without, in a folder holding a file that
+def test_tab_after_s_completes_a_file_s_path(tmp_path: Path) -> None:
+    from boneyard.moves import Move
+    from boneyard.terminal import move_completions
+
+    (tmp_path / "games").mkdir()
+    (tmp_path / "game.boneyard.json").write_text("{}")
+    (tmp_path / "6-4.txt").write_text("")
+    complete = move_completions([Move.parse("6-4@1")])
+    start = f"{tmp_path}/ga"
+    assert complete(start, "s ") == [f"{tmp_path}/game.boneyard.json", f"{tmp_path}/games/"]
+    assert complete(start, "SAVE ") == complete(start, "s ")
+    assert complete(f"{tmp_path}/6", "s ") == [f"{tmp_path}/6-4.txt"]  # a file's name, not the move
+    assert complete(f"{tmp_path}/x", "s ") == []
+    assert complete("6", "") == ["6-4@1"]  # without the s, a move
+
+
+#: the child for Tab: two lines read with the moves to complete, then one without, in a folder holding a file that
 #: readline's own completion (of file names) would complete
 COMPLETING = textwrap.dedent("""
     import os, tempfile
@@ -231,7 +248,8 @@ COMPLETING = textwrap.dedent("""
     open("apple.txt", "w").close()
     console = Console()
     moves = [Move.parse(text) for text in ("6-4@1", "5-2@1", "draw")]
-    print(f"read {typed_line(console, 'Your move: ', move_completions(moves))!r}", flush=True)
+    for _ in range(2):
+        print(f"read {typed_line(console, 'Your move: ', move_completions(moves))!r}", flush=True)
     print(f"read {typed_line(console, 'Your move: ')!r}", flush=True)
     print("wake handler", flush=True)
     """)
@@ -239,7 +257,8 @@ COMPLETING = textwrap.dedent("""
 
 def test_tab_completes_the_move_at_the_prompt_and_types_a_tab_elsewhere() -> None:
     pytest.importorskip("readline")
-    code, said = _typed([b"4\t\r", b"ap\t\r"], child=COMPLETING)
+    code, said = _typed([b"4\t\r", b"s ap\t\r", b"ap\t\r"], child=COMPLETING)
     assert code == 0, said
     assert "read '4-6@1'" in said, said  # the only move with a 4, as begun
+    assert "read 's apple.txt'" in said, said  # after s (save to a file), a file's name
     assert "read 'ap\\t'" in said, said  # not apple.txt: Tab is a tab again once the move is read

@@ -14,6 +14,7 @@ how often the player quit and came back.  The record keeps the game's seed uncha
 from __future__ import annotations
 
 import codecs
+import glob
 import io
 import os
 import re
@@ -192,25 +193,34 @@ def woken_while_reading(every: float = LINE_WAIT) -> Iterator[None]:
             signal.signal(wake, before if before is not None else signal.SIG_DFL)
 
 
-#: what Tab completes: the words that may start with what was typed (``text``)
-Completions = Callable[[str], list[str]]
+#: what Tab completes: the words that may replace the word typed (``text``) after the line's start (``line``)
+Completions = Callable[[str, str], list[str]]
 
 
 def move_completions(moves: list[Move]) -> Completions:
     """What Tab completes at the move prompt: a legal move as the list writes it (``6-4@1``, ``3-3``, ``draw``),
-    or as the person began it, the tile either way round (``4-6@1``), or a command (``hint``, ``undo``…).
-    Tab twice on an empty line lists the moves."""
+    or as the person began it, the tile either way round (``4-6@1``), or a command (``hint``, ``undo``…); after
+    ``s`` (save to a file), a file's path.  Tab twice on an empty line lists the moves."""
     written = [str(move) for move in moves]
     turned = [_turned(move) for move in moves if move.is_placement]
     commands = ["hint", "help", "undo", "save", "quit"]
 
-    def complete(text: str) -> list[str]:
+    def complete(text: str, line: str) -> list[str]:
+        if re.match(r"(s|save)\s", line, re.IGNORECASE):
+            return paths_from(text)
         if not text:
             return written
         lower = text.lower()
         words = dict.fromkeys(written + turned + commands)  # (in order, once each: a double reads the same turned)
         return [word for word in words if word.lower().startswith(lower)]
     return complete
+
+
+def paths_from(text: str) -> list[str]:
+    """The files and folders whose path starts with ``text`` (``~`` is the home folder), a folder's with ``/``."""
+    typed = os.path.expanduser(text)
+    found = sorted(glob.glob(glob.escape(typed) + "*"))
+    return [path + os.sep if os.path.isdir(path) else path for path in found]
 
 
 def _turned(move: Move) -> str:
@@ -232,7 +242,7 @@ def tab_completing(complete: Completions) -> Iterator[None]:
 
     def completer(text: str, state: int) -> str | None:
         if state == 0:
-            found[:] = complete(text)
+            found[:] = complete(text, readline.get_line_buffer()[:readline.get_begidx()])
         return found[state] if state < len(found) else None
 
     readline.set_completer(completer)
