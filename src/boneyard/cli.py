@@ -23,6 +23,7 @@ from boneyard.rules.base import VARIANTS, find_variant, make_rules, variant_row
 from boneyard.state import Game
 
 if TYPE_CHECKING:
+    from boneyard.menu import Choice
     from boneyard.terminal import TerminalSession
 
 # Rich, the record module and the front ends' own modules are imported inside the commands that use
@@ -207,6 +208,12 @@ def play(
     from boneyard.terminal import SaveError
 
     variant = one_variant(variant, variant_option)
+    if variant is None and resume is None and not web and _interactive():
+        chosen = _chosen_at_the_terminal(players, option, resumable=all(
+            given in (None, []) for given in (players, seed, option, ai, name)))
+        if chosen is None:
+            return
+        variant, players, resume = chosen.variant, chosen.players, chosen.resume
     try:
         if web and plain:
             raise OptionError("--plain is for the terminal table (the web table is read by screen readers as it is): "
@@ -233,6 +240,28 @@ def play(
         typer.echo(f"boneyard: interrupted; {kept}", err=True)
         raise typer.Exit(130) from None
     raise typer.Exit(code)
+
+
+def _interactive() -> bool:
+    """Whether a person is at the terminal, to be asked (the standard input and output are a terminal)."""
+    from boneyard.terminal import at_a_terminal
+
+    return at_a_terminal() and sys.stdout.isatty()
+
+
+def _chosen_at_the_terminal(players: int | None, option: list[str] | None, *, resumable: bool) -> Choice | None:
+    """``play`` without a variant, at a terminal: the game chosen from the menu (a saved game is offered only
+    where nothing but ``--save`` or ``--plain`` was given: resuming takes its settings from the record)."""
+    from boneyard.menu import Menu, unfinished_games
+    from boneyard.terminal import terminal_console
+
+    console = terminal_console()
+    saved = unfinished_games(saved_games_folder()) if resumable else []
+    try:
+        return Menu(console, saved, players=players, options=option).choose()
+    except KeyboardInterrupt:
+        console.line()
+        raise typer.Exit(130) from None
 
 
 def _new_session(variant: str | None, players: int, seed: int | None, option: list[str], save: Path | None,
