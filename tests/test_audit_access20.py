@@ -440,7 +440,10 @@ def test_a_whole_game_on_a_60_column_plain_terminal(tmp_path: Path, env: dict[st
     terminal = PlainTerminal("play", "all-fives", "--seed", "7", "--save", str(save), env=env, columns=60)
     answers = 0
     started = time.monotonic()
-    while terminal.wait_for(r"Your move: |Which\? ", 30):
+    while terminal.wait_for(r"Your move: |Which\? |Another game with the same players and rules\? \(y/N\) ", 30):
+        if terminal.text().endswith("(y/N) "):  # the game is over
+            terminal.send("n\n")
+            break
         terminal.send("1\n")
         answers += 1
         assert answers < 1000 and time.monotonic() - started < 120

@@ -37,7 +37,8 @@ from boneyard.terminal import TerminalSession, start_session
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
-PROMPT = re.compile(r"(Your move: |Which\? \([^)]*\) |Save it to another file[^:]*: )\Z")
+PROMPT = re.compile(r"(Your move: |Which\? \([^)]*\) |Save it to another file[^:]*: |"
+                    r"Another game with the same players and rules\? \(y/N\) )\Z")
 #: a move in the list: ``12) 6-4 on tile 3 (4-2), its 4 end; leaves 6 (+5)``, ``1) lead 6-6``, ``2) draw …``
 LISTED = re.compile(r"(?:^|\s)(\d+)\) (lead (\w+)-(\w+)|(\w+)-(\w+) on tile (\d+)|[a-z][a-z ]*[a-z])")
 #: the answers that send Ctrl-C and Ctrl-D instead of a line
@@ -65,6 +66,8 @@ class Table:
                                         stderr=follower, preexec_fn=_controlling_terminal, env=environ)
         os.close(follower)
         self.raw = b""
+        #: whether another game was offered at the game over (:meth:`play` answers no, with Enter)
+        self.offered_another = False
 
     def read_some(self, wait: float) -> bytes | None:
         """What the command printed within ``wait`` seconds (added to :attr:`raw`; empty if nothing), or ``None``
@@ -100,6 +103,10 @@ class Table:
                 if asked is None:
                     continue
                 mark = len(self.raw)
+                if asked.group(1).startswith("Another game"):
+                    self.offered_another = True
+                    os.write(self.leader, b"\r")
+                    continue
                 keys = answer(asked.group(1), screen)
                 if keys is None:
                     break
@@ -198,6 +205,7 @@ def test_a_whole_game_at_a_real_terminal_replays_to_the_totals_it_showed(tmp_pat
     table = Table("play", variant, "--seed", "3", "--save", str(path), *args, *(["--plain"] if plain else []),
                   tmp_path=tmp_path, columns=columns, env=env)
     assert table.play(a_person(len(variant)), timeout=120) == 0
+    assert table.offered_another  # (Enter: no more games)
     text = table.text()
     assert "Traceback" not in text and re.search(r"Game over [—-] ", text) and "House rules: " in text
     assert f"Record:{path}" in re.sub(r"\s+", "", text)  # (a long path is folded at the window's edge)

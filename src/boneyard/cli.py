@@ -231,15 +231,38 @@ def play(
         session.plain = plain
     except (BoneyardError, SaveError) as error:
         fail(str(error))
+    while True:
+        try:
+            code = session.run()
+        except KeyboardInterrupt:  # Ctrl-C while a computer thinks: keep the game
+            where = session.save_path
+            kept = f"saved to {where}; resume with: boneyard play --resume {where}" \
+                if where is not None and session.save(quiet=True) else "the game was not saved"
+            typer.echo(f"boneyard: interrupted; {kept}", err=True)
+            raise typer.Exit(130) from None
+        try:
+            again = code == 0 and session.game.finished and _interactive() and session.again()
+        except KeyboardInterrupt:  # (the game is over and kept: nothing to say)
+            raise typer.Exit(130) from None
+        if not again:
+            raise typer.Exit(code)
+        session = _another(session)
+
+
+def _another(session: TerminalSession) -> TerminalSession:
+    """The session of the game asked for after a game over (:meth:`TerminalSession.again`): saved to a new file in
+    the data folder, whatever file the last one went to (``--save`` names one game's file)."""
     try:
-        code = session.run()
-    except KeyboardInterrupt:  # Ctrl-C while a computer thinks: keep the game
-        where = session.save_path
-        kept = f"saved to {where}; resume with: boneyard play --resume {where}" \
-            if where is not None and session.save(quiet=True) else "the game was not saved"
-        typer.echo(f"boneyard: interrupted; {kept}", err=True)
-        raise typer.Exit(130) from None
-    raise typer.Exit(code)
+        path: Path | None = default_save_path(session.game.rules.name)
+    except OSError as error:
+        typer.echo(f"boneyard: the next game is not saved: cannot create a file in {saved_games_folder()} "
+                   f"({error.strerror or error})", err=True)
+        path = None
+    following = session.next_game(path)
+    if path is not None and not following.save(quiet=True):
+        typer.echo(f"boneyard: the next game is not saved ({following.unsaved})", err=True)
+        following.save_path = None
+    return following
 
 
 def _interactive() -> bool:

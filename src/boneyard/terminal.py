@@ -32,7 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from boneyard import record
-from boneyard.chance import game_seed
+from boneyard.chance import HandChance, game_seed
 from boneyard.errors import BoneyardError, IllegalMoveError, NotationError, RecordError
 from boneyard.moves import Kind, Move
 from boneyard.options import non_defaults, value_text
@@ -722,6 +722,33 @@ class TerminalSession:
             self.say(f"Record: {self.save_path}  (boneyard replay {self.save_path}; your moves reviewed: "
                      f"boneyard review {self.save_path})")
         return 0
+
+    def again(self) -> bool:
+        """After a game over: whether the player wants another (``y``; Enter, ``n``, ``q`` or the end of the input:
+        no)."""
+        while True:
+            try:
+                answer = self.read("Another game with the same players and rules? (y/N) ")
+            except EOFError:
+                return False
+            if answer is None:
+                continue
+            if answer.lower() in ("y", "yes"):
+                return True
+            if answer.lower() in ("", "n", "no", "q", "quit", "exit"):
+                return False
+            self.say("Type y for another game, or n (or Enter) to stop.", style="red")
+
+    def next_game(self, save_path: Path | None) -> TerminalSession:
+        """A session for a new game after this one: the same rules, names, seats and computer levels, a new seed
+        (``HandChance(None)``), saved to ``save_path``; it answers as this session does."""
+        old = self.game
+        game = Game(old.rules, list(old.names), HandChance(None))
+        game.next_hand()
+        levels = [self.computers[seat] for seat in sorted(self.computers)]
+        session = start_session(game, levels, self.human, save_path, self.console, self.ask)
+        session.plain = self.plain
+        return session
 
     def save_at_the_end(self, tries: int = 3) -> None:
         """The game is over but its last moves are not saved: say so, and ask for another file, ``tries`` times at
