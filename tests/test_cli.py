@@ -427,9 +427,26 @@ def test_simulate_json_starts_without_rich_or_the_record_module() -> None:
 
 
 def test_simulate_table_still_prints_with_rich() -> None:
-    done = run("simulate", "block", "--players", "2", "--ai", "random,random", "--games", "3", "--seed", "4")
+    done = run("simulate", "block", "--players", "2", "--ai", "greedy,random", "--games", "3", "--seed", "4",
+               columns=60)
     assert done.returncode == 0, done.stderr
+    assert "block, 2 players, 3 games, seed 4\n" in done.stdout  # on one line (as the table's title it wrapped)
     assert "per level" in done.stdout and "games/s" in done.stdout
+    assert re.search(r"greedy\s*│\s*3\s*│", done.stdout)  # the level's games
+
+
+def test_simulate_says_so_when_no_level_played_another() -> None:
+    same = run("simulate", "block", "--ai", "random", "--games", "3")
+    assert same.returncode == 0, same.stderr
+    said = " ".join(same.stdout.split())
+    assert "Per level: every seat is random, so no level played another (to compare levels, seat them on " \
+           "different sides: --ai greedy,random)." in said
+    assert "per level" not in same.stdout and "on every side" not in same.stdout  # (no table of zeros)
+    mirrored = run("simulate", "block", "--players", "4", "-o", "partnerships=true", "--ai", "greedy,greedy,random",
+                   "--games", "3")
+    assert mirrored.returncode == 0, mirrored.stderr
+    assert "Per level: greedy and random sat on every side of every game, so no level played another" in \
+        " ".join(mirrored.stdout.split())
 
 
 def test_play_takes_a_port_only_for_the_web_table() -> None:

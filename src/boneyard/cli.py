@@ -582,7 +582,10 @@ def simulate(
     from rich.table import Table
 
     console = Console()
-    table = Table(title=f"{result['variant']}, {players} players, {result['games']} games, seed {seed}")
+    # (a line of its own: as the table's title it was wrapped to the table's width, "seed" on one line, 0 the next)
+    console.print(f"{result['variant']}, {players} players, {result['games']} games, seed {seed}", style="bold",
+                  markup=False, highlight=False)
+    table = Table()
     for column in ("seat", "player", "wins", "mean points"):
         table.add_column(column)
     seats = result["seats"]
@@ -591,11 +594,18 @@ def simulate(
         player = "(rotating)" if row["ai"] is None else str(row["ai"])
         table.add_row(str(seat), player, str(row["wins"]), f"{row['mean_points']:.1f}")
     console.print(table)
+    stats = result["ai_stats"]
+    assert isinstance(stats, list)
+    if not any(row["games"] for row in stats):  # every level on every side of every game: none played another
+        names = [str(row["ai"]) for row in stats]
+        who = f"every seat is {names[0]}" if len(names) == 1 else \
+            f"{' and '.join(names)} sat on every side of every game"
+        console.print(f"Per level: {who}, so no level played another (to compare levels, seat them on different "
+                      "sides: --ai greedy,random).", markup=False, highlight=False)
+        stats = []
     levels = Table(title="per level" + (" (duplicate deals)" if duplicate else ""))
     for column in ("player", "games", "wins", "win rate", "95% interval"):
         levels.add_column(column)
-    stats = result["ai_stats"]
-    assert isinstance(stats, list)
     for row in stats:
         low, high = row["ci95"]
         if row["games"]:
@@ -603,7 +613,8 @@ def simulate(
                            f"{low:.1%} – {high:.1%}")
         else:  # on every side of every game: nothing to say of its strength
             levels.add_row(str(row["ai"]), "0", "—", "—", "on every side")
-    console.print(levels)
+    if stats:
+        console.print(levels)
     speed = float(result["games_per_second"])  # type: ignore[arg-type]
     console.print(f"{result['hands']} hands ({result['blocked_hands']} blocked), {result['moves']} moves, "
                   f"{speed:.{0 if speed >= 10 else 2}f} games/s")
