@@ -141,43 +141,47 @@ def test_without_a_terminal_play_still_asks_for_a_variant() -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal is POSIX")
-def test_at_a_terminal_play_asks_which_game_then_offers_to_resume_it(tmp_path: Path) -> None:
+def test_at_a_terminal_play_asks_which_game_then_offers_to_resume_it(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """On a pseudo-terminal: ``boneyard play`` lists the games, Block for three is chosen, played into and quit
     (saved in the data folder); run again, it offers that game, and ``r1`` resumes it where it was."""
     from tests.test_audit_terminal import Terminal
 
-    env = {"XDG_DATA_HOME": str(tmp_path)}
-    old = {key: os.environ.get(key) for key in env}
-    os.environ.update(env)
-    try:
-        first = Terminal("play")
-        assert first.wait_for(r"1\) block\s+Block dominoes, 2-4 players", 60), first.text()
-        assert first.wait_for(r"Your choice \(a number or a name; Enter: all-fives; q: quit\): ", 10), first.text()
-        first.send("1\r")
-        assert first.wait_for(r"Players \(2 to 4; Enter: 2\): ", 10), first.text()
-        first.send("3\r")
-        assert first.wait_for(r"Computer 2 \(greedy\)", 30), first.text()
-        assert first.wait_for(r"Your move: ", 30), first.text()
-        first.send("q\r")
-        assert first.finish() == 0, first.text()
-        files = list((tmp_path / "boneyard" / "games").glob("*-block.boneyard.json"))
-        assert len(files) == 1
-        kept = record.load(files[0])
-        assert len(kept["players"]) == 3
-        again = Terminal("play")
-        assert again.wait_for(r"Or resume an unfinished game you saved:\s+r1\) Block dominoes, hand 1: You 0, "
-                              r"Computer 1 \(greedy\) 0, Computer 2 \(greedy\) 0 — (just now|1 minute ago)", 60), \
-            again.text()
-        again.send("r1\r")
-        assert again.wait_for(r"Your move: ", 30), again.text()
-        again.send("q\r")
-        assert again.finish() == 0, again.text()
-        assert record.load(files[0])["hands"][0]["moves"][:len(kept["hands"][0]["moves"])] == \
-            kept["hands"][0]["moves"]  # the same game, where it was
-        assert list((tmp_path / "boneyard" / "games").glob("*.boneyard.json")) == files
-    finally:
-        for key, value in old.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    first = Terminal("play")
+    assert first.wait_for(r"1\) block\s+Block dominoes, 2-4 players", 60), first.text()
+    assert first.wait_for(r"Your choice \(a number or a name; Enter: all-fives; q: quit\): ", 10), first.text()
+    first.send("1\r")
+    assert first.wait_for(r"Players \(2 to 4; Enter: 2\): ", 10), first.text()
+    first.send("3\r")
+    assert first.wait_for(r"Computer 2 \(greedy\)", 30), first.text()
+    assert first.wait_for(r"Your move: ", 30), first.text()
+    first.send("q\r")
+    assert first.finish() == 0, first.text()
+    files = list((tmp_path / "boneyard" / "games").glob("*-block.boneyard.json"))
+    assert len(files) == 1
+    kept = record.load(files[0])
+    assert len(kept["players"]) == 3
+    again = Terminal("play")
+    assert again.wait_for(r"Or resume an unfinished game you saved:\s+r1\) Block dominoes, hand 1: You 0, "
+                          r"Computer 1 \(greedy\) 0, Computer 2 \(greedy\) 0 — (just now|1 minute ago)", 60), \
+        again.text()
+    again.send("r1\r")
+    assert again.wait_for(r"Your move: ", 30), again.text()
+    again.send("q\r")
+    assert again.finish() == 0, again.text()
+    assert record.load(files[0])["hands"][0]["moves"][:len(kept["hands"][0]["moves"])] == \
+        kept["hands"][0]["moves"]  # the same game, where it was
+    assert list((tmp_path / "boneyard" / "games").glob("*.boneyard.json")) == files
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal is POSIX")
+def test_ctrl_c_at_the_menu_ends_quietly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_audit_terminal import Terminal
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    terminal = Terminal("play")
+    assert terminal.wait_for(r"Your choice \(", 60), terminal.text()
+    terminal.send("\x03")
+    assert terminal.finish() == 130
+    assert "Traceback" not in terminal.text() and not (tmp_path / "boneyard" / "games").exists()

@@ -57,7 +57,8 @@ def test_the_next_game_has_the_same_players_rules_and_levels_and_a_new_deal(tmp_
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal is POSIX")
-def test_at_a_terminal_y_after_the_game_over_starts_another_saved_to_a_new_file(tmp_path: Path) -> None:
+def test_at_a_terminal_y_after_the_game_over_starts_another_saved_to_a_new_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """On a pseudo-terminal: a short game of Block (target 10, saved with --save) played to its end with 1 at every
     prompt; y starts another, saved in the data folder; q leaves it, saved."""
     import re
@@ -65,27 +66,20 @@ def test_at_a_terminal_y_after_the_game_over_starts_another_saved_to_a_new_file(
     from tests.test_audit_terminal import Terminal
 
     first_file = tmp_path / "first.boneyard.json"
-    old = os.environ.get("XDG_DATA_HOME")
-    os.environ["XDG_DATA_HOME"] = str(tmp_path / "data")
-    try:
-        terminal = Terminal("play", "block", "--seed", "3", "-o", "target=10", "--save", str(first_file))
-        for _ in range(200):
-            assert terminal.wait_for(r"Your move: |Another game with the same players and rules\? \(y/N\) ", 60), \
-                terminal.text()
-            if "Another game" in terminal.text()[-80:]:
-                break
-            terminal.send("1\r")
-        assert re.search(r"Game over — .* win", terminal.text())
-        terminal.send("y\r")
-        assert terminal.wait_for(r"Hand 1 .*target 10", 30), terminal.text()
-        assert terminal.wait_for(r"Your move: ", 30), terminal.text()
-        terminal.send("q\r")
-        assert terminal.finish() == 0, terminal.text()
-    finally:
-        if old is None:
-            os.environ.pop("XDG_DATA_HOME", None)
-        else:
-            os.environ["XDG_DATA_HOME"] = old
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    terminal = Terminal("play", "block", "--seed", "3", "-o", "target=10", "--save", str(first_file))
+    for _ in range(200):
+        assert terminal.wait_for(r"Your move: |Another game with the same players and rules\? \(y/N\) ", 60), \
+            terminal.text()
+        if "Another game" in terminal.text()[-80:]:
+            break
+        terminal.send("1\r")
+    assert re.search(r"Game over — .* win", terminal.text())
+    terminal.send("y\r")
+    assert terminal.wait_for(r"Hand 1 .*target 10", 30), terminal.text()
+    assert terminal.wait_for(r"Your move: ", 30), terminal.text()
+    terminal.send("q\r")
+    assert terminal.finish() == 0, terminal.text()
     assert record.replay(record.load(first_file)).finished
     [second] = (tmp_path / "data" / "boneyard" / "games").glob("*-block.boneyard.json")
     data = record.load(second)
