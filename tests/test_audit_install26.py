@@ -68,8 +68,10 @@ def need_compiler() -> None:
 
 
 def source_files() -> list[str]:
-    """Every file of the package in the source tree, relative to src/ (what a build or a run left excluded)."""
-    return sorted(str(path.relative_to(PACKAGE.parent)) for path in PACKAGE.rglob("*")
+    """Every file of the package in the source tree, relative to src/ (what a build or a run left excluded), the
+    linked folder of rules pages (``boneyard/docs``, docs/variants) included."""
+    found = [Path(folder, name) for folder, _, names in os.walk(PACKAGE, followlinks=True) for name in names]
+    return sorted(str(path.relative_to(PACKAGE.parent)) for path in found
                   if path.is_file() and "__pycache__" not in path.parts and path.suffix not in ARTIFACTS)
 
 
@@ -286,8 +288,11 @@ def test_the_installed_wheel_is_what_runs_and_plays_saves_and_replays(full: Venv
         assert kernel == "True"
     shown = full.boneyard("--help")
     assert shown.returncode == 0
-    for command in ("play", "replay", "stats", "variants", "simulate", "serve", "prune", "tournament", "review"):
+    for command in ("play", "replay", "stats", "variants", "rules", "simulate", "serve", "prune", "tournament",
+                    "review"):
         assert re.search(rf"^\W*{command}\s", shown.stdout, re.MULTILINE), f"boneyard --help lacks {command}"
+    rules = full.boneyard("rules", "pip")  # the page, from the package (docs/variants, linked into it)
+    assert rules.returncode == 0 and "Rules as implemented" in rules.stdout, rules.stderr
     module = subprocess.run([full.python, "-m", "boneyard", "--help"], capture_output=True, text=True,
                             env=full.environ, cwd=full.run_dir, timeout=300)
     assert module.returncode == 0 and "Usage:" in module.stdout

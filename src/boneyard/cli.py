@@ -502,6 +502,22 @@ def variants(
                    "set an option with -o NAME=VALUE.")
 
 
+@app.command()
+def rules(
+    variant: Annotated[str, typer.Argument(help="a variant (name or alias; see `boneyard variants`)")],
+) -> None:
+    """Print a variant's rules in full, with its options (the page docs/variants/NAME.md)."""
+    from boneyard import rulebook
+
+    try:
+        text = rulebook.page(variant)
+    except BoneyardError as error:
+        fail(str(error))
+    from boneyard.terminal import rules_text, terminal_console
+
+    terminal_console().print(rules_text(text))
+
+
 def variant_text(row: dict[str, Any], *, detail: bool) -> str:
     """A variant and its options as plain lines, one option per line, never cut: what users must type
     is printed whole (a long line wraps in the terminal, it is never shortened)."""
@@ -513,7 +529,7 @@ def variant_text(row: dict[str, Any], *, detail: bool) -> str:
     lines = [f"{row['name']} — {row['title']}  (players {row['min_players']}-{row['max_players']}{larger}; "
              f"aliases: {aliases})"]
     if detail:
-        lines.append(f"  play it: boneyard play {row['name']};  rules: docs/variants/{row['name']}.md")
+        lines.append(f"  play it: boneyard play {row['name']};  its rules: boneyard rules {row['name']}")
     for spec in row["options"]:
         allowed = spec["allowed"]
         values = f"one of {', '.join(map(str, allowed))}" if allowed else spec["type"]

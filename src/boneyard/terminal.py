@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TextIO, cast
+from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -52,10 +52,13 @@ from boneyard.state import Event, Game
 from boneyard.tiles import MAX_PIPS, half_text, is_ascii_number
 from boneyard.view import SeatView
 
+if TYPE_CHECKING:
+    from rich.markdown import Markdown
+
 HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place; "
         "Tab completes a move (twice: lists them) where the arrow keys edit the line.  "
         "Commands: h = hint, u = undo, s = save (s FILE saves to FILE from now on), q = save and quit, "
-        "? = this help and the legend.")
+        "rules = the rules of this game in full, ? = this help and the legend.")
 
 
 class SaveError(BoneyardError):
@@ -117,6 +120,14 @@ def terminal_console() -> Console:
     if shows_signs(getattr(sys.stdout, "encoding", None)):
         return Console()
     return Console(file=cast(TextIO, PlainOutput(sys.stdout)))
+
+
+def rules_text(page: str) -> Markdown:
+    """A rules page (:mod:`boneyard.rulebook`) for the console: its links as words with the target after them (a
+    terminal may not open a link).  (Rich's Markdown, and the highlighter it loads, only when a page is shown.)"""
+    from rich.markdown import Markdown
+
+    return Markdown(page, hyperlinks=False)
 
 
 # ---------------------------------------------------------------- reading a line
@@ -203,7 +214,7 @@ def move_completions(moves: list[Move]) -> Completions:
     ``s`` (save to a file), a file's path.  Tab twice on an empty line lists the moves."""
     written = [str(move) for move in moves]
     turned = [_turned(move) for move in moves if move.is_placement]
-    commands = ["hint", "help", "undo", "save", "quit"]
+    commands = ["hint", "help", "undo", "save", "quit", "rules"]
 
     def complete(text: str, line: str) -> list[str]:
         if re.match(r"(s|save)\s", line, re.IGNORECASE):
@@ -798,6 +809,9 @@ class TerminalSession:
                 self.say(HELP)
                 self.say(legend_grid())
                 continue
+            if lower == "rules":
+                self.say_rules()
+                continue
             if lower in ("h", "hint"):
                 advice, reason = hint(self.view)
                 self.say(f"Hint: {advice} — {reason}", style="cyan")
@@ -826,6 +840,15 @@ class TerminalSession:
                 self.say(f"Not allowed: {self.yours(str(error))}", style="red")
                 continue
             return True
+
+    def say_rules(self) -> None:
+        """The rules of the game being played, in full (``rules`` at the move prompt)."""
+        from boneyard import rulebook
+
+        try:
+            self.console.print(rules_text(rulebook.page(self.game.rules.name)))
+        except BoneyardError as error:
+            self.say(str(error), style="red")
 
     def yours(self, message: str) -> str:
         """An error about the human's own seat says "your hand", "you can play", "you may not pass"."""

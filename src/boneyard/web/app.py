@@ -40,15 +40,16 @@ import secrets
 import sys
 from collections.abc import AsyncIterator, Coroutine, MutableMapping, Sequence
 from contextlib import asynccontextmanager
+from html import escape
 from pathlib import Path
 from typing import Any, Final
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
 
-from boneyard import jsontext, record
+from boneyard import jsontext, record, rulebook
 from boneyard.chance import MAX_SEED, seed_error
 from boneyard.errors import BoneyardError
 from boneyard.options import specs
@@ -102,6 +103,26 @@ def levels() -> list[str]:
 #: why a table of several people takes no seed and no record still to play: whoever chose them knows every hand
 DEALT_BY_THE_SERVER = ("a table of several people is dealt by the server: a seed or an uploaded deal would show "
                        "whoever chose it every hand and the stock; ")
+
+
+#: the page around a variant's rules (``/rules/NAME``): the site's header and style, the rules as written
+RULES_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{title}: the rules — Boneyard</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/static/style.css">
+</head>
+<body>
+  <header><a href="/" class="brand">Boneyard</a></header>
+  <main class="rules-page">
+{body}
+  </main>
+</body>
+</html>
+"""
 
 
 def _bad(message: str, status: int = 400) -> HTTPException:
@@ -301,6 +322,16 @@ def create_app(db_url: str | None = None, *, ai_delay: float = 0.6, limits: Limi
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def page(game_id: str = "") -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/rules/{variant}", include_in_schema=False)
+    async def rules_page(variant: str) -> HTMLResponse:
+        """A variant's rules in full (docs/variants, :mod:`boneyard.rulebook`), as a page of the site."""
+        try:
+            title, body = find_variant(variant).title, rulebook.html(variant)
+        except BoneyardError as error:  # an unknown name, or the pages not installed
+            raise _bad(str(error), 404) from None
+        return HTMLResponse(RULES_PAGE.format(title=escape(title), body=body),
+                            headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

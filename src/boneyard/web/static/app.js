@@ -244,6 +244,8 @@ function renderVariantForm(event) {
   const { short, more } = variantName(variant);
   $("#variant-help").hidden = !more;
   $("#variant-help").textContent = more ? `${short}: ${more}` : "";
+  $("#variant-rules").href = `/rules/${variant.name}`;  // (a new tab: the form keeps what was chosen)
+  $("#variant-rules").setAttribute("aria-label", `the rules of ${variant.title} (opens a new tab)`);
   const options = $("#options");
   if (options.dataset.variant !== variant.name) {
     options.replaceChildren(...variant.options.map(optionInput));
@@ -1093,6 +1095,8 @@ function renderInfo() {
   link.href = `/api/games/${state.game}/record`;
   $("#replay-link").hidden = !state.finished;
   $("#replay-link").href = `/replay/${state.game}`;
+  $("#rules-link").hidden = false;
+  $("#rules-link").href = `/rules/${state.variant}`;
 }
 
 function renderLog(entries) {
