@@ -56,6 +56,7 @@ def test_the_menu_lists_every_variant_and_a_number_a_name_or_an_alias_chooses_it
     for number, cls in enumerate(VARIANTS.values(), 1):
         assert f"{number}) {cls.name}" in listed and cls.title in listed
     assert "resume" not in listed  # (no saved game to offer)
+    assert "a game's rules: boneyard rules all-fives, or rules during the game" in " ".join(listed.split())
     assert asked == ["Your choice (a number or a name; Enter: all-fives; q: quit): "]
     assert _menu(["PIP"], players=3)[0].choose() == Choice("pip", 3)
     assert _menu(["muggins"], players=2)[0].choose() == Choice("all-fives", 2)

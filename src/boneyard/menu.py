@@ -109,7 +109,8 @@ class Menu:
 
     def choose(self, now: float | None = None) -> Choice | None:
         """The game chosen; ``None`` when the person quits (``q``, or the end of the input)."""
-        self.say("Which game? (next time you can name it: boneyard play all-fives)")
+        self.say("Which game? (next time you can name it: boneyard play all-fives; a game's rules: boneyard rules "
+                 "all-fives, or rules during the game)")
         width = max(len(cls.name) for cls in self.variants)
         for number, cls in enumerate(self.variants, 1):
             low, high = cls(cls.min_players).player_range()
