@@ -501,3 +501,31 @@ def test_tab_completes_the_legal_moves_at_the_move_prompt_and_nothing_at_the_que
     assert completing == [legal, None]  # the moves as listed; then the question of which place
     assert game.hand.events[-1].move == choices[0]  # ("a": the tile was played where the question's a) said)
     assert session.completing is None  # (after the turn: no read is going on)
+
+
+def test_scores_at_the_move_prompt_shows_every_hand_s_change_and_total() -> None:
+    game = boneyard.new_game("all-fives", 3, seed=2)
+    rng = random.Random(1)
+    while not (len(game.log) >= 3 and game.in_hand and game.turn == 0):
+        if not game.in_hand:
+            game.next_hand()
+        game.apply(rng.choice(game.legal_moves()))
+    session, console = session_for(game, ["scores"], None, width=120)
+    assert session.human_turn() is False  # (then q)
+    rows = [line for line in console.export_text().splitlines() if re.match(r"│\s+\d+ │", line)]
+    assert len(rows) == len(game.log)
+    totals = [0, 0, 0]
+    for hand, row in zip(game.log, rows, strict=True):
+        cells = [cell.strip() for cell in row.strip("│").split("│")]
+        assert cells[0] == str(hand.number)
+        ended = "in play" if hand.result is None else \
+            f"{hand.result.end}: {'nobody' if hand.result.winner is None else game.names[hand.result.winner]}"
+        assert cells[1] == ended
+        for seat in range(3):  # the moves' points and the hand's end points (no floor or cap in All Fives)
+            change = sum(event.points for event in hand.events if event.seat == seat)
+            change += hand.result.hand_points[seat] if hand.result is not None else 0
+            totals[seat] += change
+            assert cells[2 + seat] == f"{change:+d} → {totals[seat]}"
+    assert totals == game.scores
+    assert rows[-1].split("│")[2].strip() == "in play"
+    assert "scores = the score sheet, hand by hand" in " ".join(boneyard.terminal.HELP.split())

@@ -58,7 +58,8 @@ if TYPE_CHECKING:
 HELP = ("Enter the number of a move, or the move itself: 4-2@1, or just the tile (6-5) where it fits one place; "
         "Tab completes a move (twice: lists them) where the arrow keys edit the line.  "
         "Commands: h = hint, u = undo, s = save (s FILE saves to FILE from now on), q = save and quit, "
-        "rules = the rules of this game in full, ? = this help and the legend.")
+        "scores = the score sheet, hand by hand, rules = the rules of this game in full, ? = this help and the "
+        "legend.")
 
 
 class SaveError(BoneyardError):
@@ -214,7 +215,7 @@ def move_completions(moves: list[Move]) -> Completions:
     ``s`` (save to a file), a file's path.  Tab twice on an empty line lists the moves."""
     written = [str(move) for move in moves]
     turned = [_turned(move) for move in moves if move.is_placement]
-    commands = ["hint", "help", "undo", "save", "quit", "rules"]
+    commands = ["hint", "help", "undo", "save", "quit", "rules", "scores"]
 
     def complete(text: str, line: str) -> list[str]:
         if re.match(r"(s|save)\s", line, re.IGNORECASE):
@@ -375,6 +376,27 @@ def result_line(game: Game) -> str:
         return f"{verb(game, won, 'win')}, {game.scores[won[0]]} to {game.scores[others[0][0]]}"
     rest = ", ".join(f"{side_name(game, s)} {game.scores[s[0]]}" for s in others)
     return f"{verb(game, won, 'win')} with {game.scores[won[0]]} ({rest})"
+
+
+def score_sheet(game: Game) -> Table:
+    """Every hand of ``game`` as a row: how it ended and who won it, then each side's change to its score and its
+    total after the hand (``+15 → 40``); the hand in play, if any, with its points so far."""
+    groups = sides(game)
+    sheet = Table(title="Score sheet", title_justify="left")
+    sheet.add_column("round" if game.rules.hands_in_game else "hand", justify="right")  # (PIP plays rounds)
+    sheet.add_column("ended")
+    for side in groups:
+        sheet.add_column(side_name(game, side), justify="right")
+    for index, hand in enumerate(game.log):
+        after = game.log[index + 1].start_scores if index + 1 < len(game.log) else game.scores
+        if hand.result is None:
+            ended = "in play"
+        else:
+            winner = "nobody" if hand.result.winner is None else game.names[hand.result.winner]
+            ended = f"{hand.result.end}: {winner}"
+        cells = [f"{after[side[0]] - hand.start_scores[side[0]]:+d} → {after[side[0]]}" for side in groups]
+        sheet.add_row(str(hand.number), ended, *cells)
+    return sheet
 
 
 def hint(view: SeatView) -> tuple[Move, str]:
@@ -812,6 +834,9 @@ class TerminalSession:
             if lower == "rules":
                 self.say_rules()
                 continue
+            if lower == "scores":
+                self.say_scores()
+                continue
             if lower in ("h", "hint"):
                 advice, reason = hint(self.view)
                 self.say(f"Hint: {advice} — {reason}", style="cyan")
@@ -840,6 +865,11 @@ class TerminalSession:
                 self.say(f"Not allowed: {self.yours(str(error))}", style="red")
                 continue
             return True
+
+    def say_scores(self) -> None:
+        """The score sheet (``scores`` at the move prompt): each hand's change to every side's score and the total
+        after it, with how the hand ended and who won it; the hand in play so far on the last line."""
+        self.say(score_sheet(self.game))
 
     def say_rules(self) -> None:
         """The rules of the game being played, in full (``rules`` at the move prompt)."""
