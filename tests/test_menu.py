@@ -60,6 +60,7 @@ def test_the_menu_lists_every_variant_and_a_number_a_name_or_an_alias_chooses_it
     assert asked == ["Your choice (a number or a name; Enter: all-fives; q: quit): "]
     assert _menu(["PIP"], players=3)[0].choose() == Choice("pip", 3)
     assert _menu(["muggins"], players=2)[0].choose() == Choice("all-fives", 2)
+    assert menu.names("d", "") == ["double-bergen", "draw"] and menu.names("FL", "") == ["flower-scorpion"]  # (Tab)
 
 
 def test_enter_chooses_all_fives_and_the_number_of_players_is_asked_where_there_is_a_choice() -> None:

@@ -20,7 +20,7 @@ from boneyard.errors import BoneyardError
 from boneyard.options import non_defaults, parse_assignments
 from boneyard.rules.base import VARIANTS, Rules, find_variant, make_rules
 from boneyard.state import Game
-from boneyard.terminal import Completions, typed_line
+from boneyard.terminal import typed_line
 
 #: the game Enter chooses (the README's first game)
 DEFAULT_VARIANT = "all-fives"
@@ -101,8 +101,11 @@ class Menu:
         #: the rule options given on the command line (``set=9``: more players)
         self.options = options or []
         self.variants: list[type[Rules]] = list(VARIANTS.values())
-        names: Completions = lambda text, line: [cls.name for cls in self.variants if cls.name.startswith(text)]  # noqa: E731
-        self.ask = ask or (lambda prompt: typed_line(console, prompt, names))
+        self.ask = ask or (lambda prompt: typed_line(console, prompt, self.names))
+
+    def names(self, text: str, line: str) -> list[str]:
+        """What Tab completes at the menu: the variants' names that start with what was typed."""
+        return [cls.name for cls in self.variants if cls.name.startswith(text.lower())]
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, markup=False, highlight=False, style=style)
