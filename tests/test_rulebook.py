@@ -128,6 +128,11 @@ def test_the_lobby_and_the_table_link_the_variant_s_rules(tmp_path: Path) -> Non
             assert re.search(r"The game in short", rules.inner_text("main"))
             rules.click("a.brand")
             rules.wait_for_selector("body[data-ready]")  # the header leads back to the lobby
+            phone = chromium.new_page(viewport={"width": 390, "height": 844})
+            for name in VARIANTS:  # a phone reads every page without scrolling sideways (long code words wrap)
+                phone.goto(f"{running.url}/rules/{name}")
+                width, scrolled = phone.evaluate("() => [innerWidth, document.documentElement.scrollWidth]")
+                assert scrolled <= width, f"/rules/{name} is {scrolled} px wide on a {width} px phone"
             chromium.close()
     finally:
         running.stop()
