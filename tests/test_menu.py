@@ -166,7 +166,7 @@ def test_at_a_terminal_play_asks_which_game_then_offers_to_resume_it(tmp_path: P
     assert len(kept["players"]) == 3
     again = Terminal("play")
     assert again.wait_for(r"Or resume an unfinished game you saved:\s+r1\) Block dominoes, hand 1: You 0, "
-                          r"Computer 1 \(greedy\) 0, Computer 2 \(greedy\) 0 — (just now|1 minute ago)", 60), \
+                          r"Computer 1 \(greedy\) 0, Computer 2 \(greedy\) 0 — (just now|\d+ minutes? ago)", 60), \
         again.text()
     again.send("r1\r")
     assert again.wait_for(r"Your move: ", 30), again.text()
