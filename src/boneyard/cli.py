@@ -17,9 +17,9 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from boneyard.errors import BoneyardError, OptionError, RecordError
-from boneyard.options import parse_assignments, value_text
+from boneyard.options import value_text
 from boneyard.players.base import make_player, split_specs
-from boneyard.rules.base import VARIANTS, find_variant, make_rules, variant_row
+from boneyard.rules.base import VARIANTS, assigned_options, find_variant, make_rules, variant_row
 from boneyard.state import Game
 
 if TYPE_CHECKING:
@@ -136,14 +136,6 @@ def check_seed(seed: int | None) -> None:
 
     if seed is not None and (wrong := seed_error(seed)) is not None:
         raise OptionError(wrong)
-
-
-def _options(variant: str, assignments: list[str]) -> dict[str, Any]:
-    cls = find_variant(variant)
-    parsed = parse_assignments(cls.Options, assignments)
-    from boneyard.options import non_defaults
-
-    return non_defaults(parsed)
 
 
 def saved_games_folder() -> Path:
@@ -295,7 +287,7 @@ def _new_session(variant: str | None, players: int, seed: int | None, option: li
     if variant is None:
         fail("name a variant to play (see `boneyard variants`) or give --resume FILE")
     check_seed(seed)
-    rules = make_rules(variant, players, _options(variant, option))
+    rules = make_rules(variant, players, assigned_options(variant, option))
     levels = computer_levels(ai, players - 1, players)
     if save is not None:
         check_save_path(save, force=force)
@@ -365,7 +357,7 @@ def _play_web(variant: str | None, players: int | None, seed: int | None, option
     if resume is not None:
         refuse_with_resume(resume, variant, players, seed, option, ai, name)
     elif variant is not None:
-        make_rules(variant, 2 if players is None else players, _options(variant, option or []))  # checked here
+        make_rules(variant, 2 if players is None else players, assigned_options(variant, option or []))  # checked here
     check_seed(seed)
     check_web_extra()
     from boneyard.web.limits import DEFAULT_PORT
@@ -575,7 +567,7 @@ def simulate(
     if variant is None:
         fail("name the variant to simulate, e.g. boneyard simulate block (`boneyard variants` lists them)")
     try:
-        options = _options(variant, option or [])
+        options = assigned_options(variant, option or [])
         make_rules(variant, players, options)  # the player count first: --ai is read against it
         computer_levels(ai, players, players)
         with progress_bar("games", enabled=not as_json) as advance:

@@ -17,8 +17,7 @@ from rich.console import Console
 
 from boneyard import record
 from boneyard.errors import BoneyardError
-from boneyard.options import non_defaults, parse_assignments
-from boneyard.rules.base import VARIANTS, Rules, find_variant, make_rules
+from boneyard.rules.base import VARIANTS, Rules, assigned_options, find_variant, make_rules
 from boneyard.state import Game
 from boneyard.terminal import typed_line
 
@@ -170,8 +169,7 @@ class Menu:
     def player_range(self, cls: type[Rules]) -> tuple[int, int]:
         """The variant's player counts with the options given (where they are its options: else its defaults)."""
         try:
-            return make_rules(cls.name, cls.min_players,
-                              non_defaults(parse_assignments(cls.Options, self.options))).player_range()
+            return make_rules(cls.name, cls.min_players, assigned_options(cls.name, self.options)).player_range()
         except BoneyardError:  # (refused, naming the option, when the game is made)
             return cls(cls.min_players).player_range()
 

@@ -216,6 +216,7 @@ def move_completions(moves: list[Move]) -> Completions:
     written = [str(move) for move in moves]
     turned = [_turned(move) for move in moves if move.is_placement]
     commands = ["hint", "help", "undo", "save", "quit", "rules", "scores"]
+    words = list(dict.fromkeys(written + turned + commands))  # (in order, once each: a double reads the same turned)
 
     def complete(text: str, line: str) -> list[str]:
         if re.match(r"(s|save)\s", line, re.IGNORECASE):
@@ -223,7 +224,6 @@ def move_completions(moves: list[Move]) -> Completions:
         if not text:
             return written
         lower = text.lower()
-        words = dict.fromkeys(written + turned + commands)  # (in order, once each: a double reads the same turned)
         return [word for word in words if word.lower().startswith(lower)]
     return complete
 

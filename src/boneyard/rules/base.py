@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from boneyard.errors import BoneyardError, OptionError, VariantError, did_you_mean
 from boneyard.layout import Face, Layout, Placed, Role
-from boneyard.options import parse_options, specs
+from boneyard.options import non_defaults, parse_assignments, parse_options, specs
 from boneyard.state import NONE, Game, HandResult, HandSetup, ScoreItem
 from boneyard.tiles import Tile, double_set, heaviness, lightness
 
@@ -38,6 +38,12 @@ def find_variant(name: str) -> type[Rules]:
         return VARIANTS[_ALIASES[key]]
     known = ", ".join(sorted(VARIANTS))
     raise VariantError(f"unknown variant {name!r} ({did_you_mean(key, _ALIASES)}known: {known}, and their aliases)")
+
+
+def assigned_options(variant: str, assignments: Iterable[str]) -> dict[str, object]:
+    """The rule options that ``KEY=VALUE`` ``assignments`` (the command line's ``-o``) give ``variant``, as a record
+    keeps them: those that differ from its defaults.  A bad name or value is an :class:`OptionError`."""
+    return non_defaults(parse_assignments(find_variant(variant).Options, list(assignments)))
 
 
 def make_rules(variant: str, players: int, options: Mapping[str, object] | object | None = None) -> Rules:

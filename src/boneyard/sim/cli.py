@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from boneyard.errors import BoneyardError
-from boneyard.options import non_defaults, parse_assignments
-from boneyard.rules.base import find_variant
+from boneyard.rules.base import assigned_options
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -98,7 +97,7 @@ def register(app: typer.Typer) -> None:
             _fail(f"--players {players}: tournament's --players lists the players (levels such as random,greedy, "
                   "comma-separated); the players at each table are --seats, e.g. --seats 3")
         try:
-            options = non_defaults(parse_assignments(find_variant(variant).Options, option or []))
+            options = assigned_options(variant, option or [])
             load_levels()  # every level registered, so module:function specs can be told apart
             for spec in split_specs(players):
                 if not _is_callable_spec(spec):  # module:function players are checked when built

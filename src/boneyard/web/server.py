@@ -18,9 +18,8 @@ import webbrowser
 from pathlib import Path
 
 from boneyard import record
-from boneyard.options import non_defaults, parse_assignments
 from boneyard.players.base import make_player, split_specs
-from boneyard.rules.base import find_variant
+from boneyard.rules.base import assigned_options, find_variant
 from boneyard.terminal import result_line, resume_levels
 from boneyard.web.limits import DEFAULT_PORT
 
@@ -81,15 +80,14 @@ def play_in_browser(variant: str | None, players: int, option_assignments: list[
             path = f"/replay/{room.id}"
             print(f"{resume} holds a finished game: {result_line(game)}. Its replay opens in the browser.")
     elif variant is not None:
-        cls = find_variant(variant)
-        options = non_defaults(parse_assignments(cls.Options, option_assignments))
+        options = assigned_options(variant, option_assignments)
         levels = split_specs(ai) or ["greedy"]
         seats = [Seat(you, "human")]
         for index in range(1, players):
             level = levels[min(index - 1, len(levels) - 1)]
             make_player(level)  # a bad level is an error now, not in the browser
             seats.append(Seat(default_name("computer", index), "computer", level))
-        room = app.state.rooms.create(cls.name, seats, options, seed, hot_seat=True)
+        room = app.state.rooms.create(find_variant(variant).name, seats, options, seed, hot_seat=True)
         path = f"/game/{room.id}"
     listener, moved = listen_locally(port)
     port = listener.getsockname()[1]
